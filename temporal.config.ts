@@ -1,0 +1,88 @@
+/**
+ * Temporal settings in one place: where the cluster is, which namespace, the task queues, and the timeouts and
+ * retry policies of every class of activity.
+ *
+ * This module is imported by workflow code (for the activity options), so it must stay deterministic and free of
+ * Node built-ins: no `process`, no `fs`. Callers that read the environment pass it in (`resolveTemporalTarget`).
+ */
+import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
+
+/** The four task queues; one worker entry per queue (`workers/`), or all of them in one process. */
+export const TASK_QUEUE_KEYS = ['default', 'llm', 'exec', 'embed'] as const;
+export type TaskQueueKey = (typeof TASK_QUEUE_KEYS)[number];
+/** Concrete queue names. Workflows receive these in their input, so tests can use unique queues per test. */
+export type TaskQueues = Record<TaskQueueKey, string>;
+
+/** Queue names for a deployment; `prefix` isolates concurrent users of one cluster (tests, two runs side by side). */
+export function taskQueues(prefix = 'execretrieval'): TaskQueues {
+  return { default: `${prefix}-default`, llm: `${prefix}-llm`, exec: `${prefix}-exec`, embed: `${prefix}-embed` };
+}
+
+export const DEFAULT_NAMESPACE = 'default';
+
+/** Local dev server defaults (used when TEMPORAL_ADDRESS is unset). */
+export const DEV_SERVER = {
+  /** Relative to the project root; persistent, so a run survives a restart of the server. */
+  dbFile: '.execretrieval/temporal.db',
+  /** On a loaded 2-core machine the dev server can take tens of seconds to answer (FACTS.md: the SDK's own 5 s is too short). */
+  readyTimeoutMs: 90_000,
+  logLevel: 'warn',
+} as const;
+
+export interface TemporalTarget {
+  /** host:port of the frontend; null = start the local dev server. */
+  address: string | null;
+  namespace: string;
+}
+
+/** TEMPORAL_ADDRESS set: connect there. Unset: the CLI starts the dev server. */
+export function resolveTemporalTarget(env: Readonly<Record<string, string | undefined>>): TemporalTarget {
+  const address = env.TEMPORAL_ADDRESS?.trim() || null;
+  const namespace = env.TEMPORAL_NAMESPACE?.trim() || DEFAULT_NAMESPACE;
+  return { address, namespace };
+}
+
+/**
+ * Retry classes. Errors that must not be retried (4xx other than 429, bad input, budget exhausted) are raised
+ * as `ApplicationFailure.nonRetryable` by the activity itself, so every policy below still honours them; the
+ * type names are also listed so that a plain throw of one of our error classes is not retried either.
+ */
+export const NON_RETRYABLE_ERROR_TYPES = ['NonRetryableProviderError', 'BudgetExceededError', 'InvalidInputError'];
+
+/** Rate limits and 5xx from a provider: back off generously (a 429 burst lasts tens of seconds). */
+export const PROVIDER_RETRY: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '2 minutes',
+  maximumAttempts: 8,
+  nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+};
+
+/** Local work (oracle, files, SQLite): failures are rare and usually transient (a killed worker). */
+export const LOCAL_RETRY: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 5,
+  nonRetryableErrorTypes: NON_RETRYABLE_ERROR_TYPES,
+};
+
+/**
+ * Activity options per class, without `taskQueue` (workflows add the queue from their input via `activityOptions`).
+ * `startToCloseTimeout` bounds one attempt; `heartbeatTimeout` notices a dead worker sooner than that for long ones.
+ */
+export const ACTIVITY_CLASSES = {
+  /** One LLM request: reasoning models can take minutes. */
+  llm: { startToCloseTimeout: '10 minutes', retry: PROVIDER_RETRY },
+  /** Gate / oracle runs over one entry or a batch of entries; heartbeats let a killed worker be noticed fast. */
+  exec: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: LOCAL_RETRY },
+  /** Embedding batches against providers or local models. */
+  embed: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: PROVIDER_RETRY },
+  /** Small local side effects: ledger reads/writes, files. */
+  default: { startToCloseTimeout: '2 minutes', retry: LOCAL_RETRY },
+} as const satisfies Record<TaskQueueKey, ActivityOptions>;
+
+/** Full options for `proxyActivities`: the class's timeouts and retry policy on the queue of the same name. */
+export function activityOptions(key: TaskQueueKey, queues: TaskQueues, overrides: ActivityOptions = {}): ActivityOptions {
+  return { ...ACTIVITY_CLASSES[key], taskQueue: queues[key], ...overrides };
+}

@@ -1,0 +1,97 @@
+/**
+ * Runs one Worker per requested task queue in this process, sharing one connection and one workflow bundle.
+ * The per-queue entry points (`workers/<queue>.ts`) and the all-in-one worker (`workers/all.ts`) call this, and so
+ * do the tests (with unique queue names and, where a test needs it, their own activity providers).
+ */
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
+import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
+
+export interface StartWorkersOptions {
+  connection: NativeConnection;
+  namespace: string;
+  queues: TaskQueues;
+  /** Which queues this process serves. Workflows run on `default`, so it must be among them for workflows. */
+  keys: readonly TaskQueueKey[];
+  /** Prebuilt bundle (tests bundle once per file); default: bundled now from `workflows/index.ts`. */
+  workflowBundle?: WorkflowBundle;
+  providers?: readonly ActivityProvider[];
+  deps?: Partial<WorkerDeps>;
+  /** Passed through to every Worker (concurrency limits, shutdown grace). */
+  maxConcurrentActivityTaskExecutions?: number;
+}
+
+export interface RunningWorkers {
+  /** Resolves when every worker has stopped; rejects if one fails. */
+  done: Promise<void>;
+  /** Graceful stop of every worker, then the activity bundles' `close`. */
+  shutdown(): Promise<void>;
+}
+
+export async function bundleWorkflows(): Promise<WorkflowBundle> {
+  // The SDK's webpack output is chatty at info level; warnings and errors still surface.
+  const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger });
+}
+
+/**
+ * The SDK logs every worker state change at INFO; keep WARN and above (TEMPORAL_LOG_LEVEL overrides). The runtime
+ * can be installed once per process and only before the first connection, so later calls are no-ops.
+ */
+export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN'): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger(level as 'WARN') });
+  } catch {
+    /* already installed */
+  }
+}
+
+export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWorkers> {
+  const deps: WorkerDeps = { root: PROJECT_ROOT, env: process.env, log: (m) => console.error(m), ...opts.deps };
+  const providers = opts.providers ?? ACTIVITY_PROVIDERS;
+  const needsWorkflows = opts.keys.includes('default');
+  const workflowBundle = needsWorkflows ? (opts.workflowBundle ?? (await bundleWorkflows())) : undefined;
+
+  const bundles: ActivityBundle[] = [];
+  const workers: Worker[] = [];
+  try {
+    for (const key of opts.keys) {
+      const activities = {};
+      for (const p of providers.filter((q) => q.queue === key)) {
+        const b = await p.create(deps);
+        bundles.push(b);
+        for (const name of Object.keys(b.activities)) {
+          if (name in activities) throw new Error(`activity "${name}" registered twice on queue ${key} (provider ${p.name})`);
+        }
+        Object.assign(activities, b.activities);
+      }
+      workers.push(
+        await Worker.create({
+          connection: opts.connection,
+          namespace: opts.namespace,
+          taskQueue: opts.queues[key],
+          activities,
+          ...(key === 'default' ? { workflowBundle } : {}),
+          ...(opts.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions } : {}),
+          shutdownGraceTime: '5 seconds',
+        }),
+      );
+    }
+  } catch (err) {
+    await closeAll(bundles);
+    throw err;
+  }
+  const done = Promise.all(workers.map((w) => w.run())).then(() => undefined);
+  let stopping: Promise<void> | undefined;
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done.catch(() => undefined);
+      await closeAll(bundles);
+    })());
+  return { done, shutdown };
+}
+
+async function closeAll(bundles: ActivityBundle[]): Promise<void> {
+  for (const b of bundles) await b.close?.();
+}

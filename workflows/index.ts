@@ -1,0 +1,5 @@
+/**
+ * Every workflow the workers register: the bundle entry point (`bundleWorkflowCode({ workflowsPath })`).
+ * To add a workflow, add ONE export line here.
+ */
+export * from './ping.ts';

@@ -1,0 +1,42 @@
+import { percentileInterval } from './quantile.ts';
+
+/**
+ * Paired-bootstrap difference A − B (Efron & Tibshirani 1993, ch. 16): because both statistics were computed
+ * on the same resampled query sets (see bootstrap.ts), the replicate differences are the bootstrap
+ * distribution of the difference itself, and the percentile interval of those is its confidence interval.
+ */
+export interface PairedDifference {
+  /** Observed difference on the full query set. */
+  diff: number;
+  ci_low: number | null;
+  ci_high: number | null;
+  /** Share of replicates with A > B (a readable strength of evidence, not a test). */
+  share_a_better: number;
+}
+
+export function pairedBootstrapDifference(
+  observedA: number,
+  observedB: number,
+  replicatesA: Float64Array,
+  replicatesB: Float64Array,
+  alpha = 0.05,
+): PairedDifference {
+  if (replicatesA.length !== replicatesB.length) throw new RangeError('pairedBootstrapDifference: replicate counts differ');
+  const d = new Float64Array(replicatesA.length);
+  let better = 0;
+  let valid = 0;
+  for (let r = 0; r < d.length; r++) {
+    d[r] = replicatesA[r] - replicatesB[r];
+    if (!Number.isNaN(d[r])) {
+      valid++;
+      if (d[r] > 0) better++;
+    }
+  }
+  const ci = percentileInterval(d, alpha);
+  return {
+    diff: observedA - observedB,
+    ci_low: ci ? ci[0] : null,
+    ci_high: ci ? ci[1] : null,
+    share_a_better: valid ? better / valid : NaN,
+  };
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openOracle } from '../../activities/exec/oracle.ts';
+import { ExecCache, execCacheKey } from '../../activities/exec/cache.ts';
+import { readParquet } from '../../activities/storage/parquet.ts';
+import type { TestSuite } from '../../schemas/exec.ts';
+
+const suite: TestSuite = { kind: 'asserts', tests: ['assert f(1) == 2', 'assert f(2) == 4'] };
+const code = 'def f(x):\n    return x + 1\n';
+
+test('cache key separates every part of the input', () => {
+  const k = execCacheKey('v1', code, suite, 5);
+  assert.match(k, /^[0-9a-f]{64}$/);
+  assert.notEqual(k, execCacheKey('v2', code, suite, 5));
+  assert.notEqual(k, execCacheKey('v1', code + ' ', suite, 5));
+  assert.notEqual(k, execCacheKey('v1', code, { ...suite, setup: 'x = 1' }, 5));
+  assert.notEqual(k, execCacheKey('v1', code, suite, 6));
+  // Concatenation ambiguity: moving a boundary between parts must change the key.
+  assert.notEqual(execCacheKey('ab', 'c', suite, 5), execCacheKey('a', 'bc', suite, 5));
+});
+
+test('a cache hit returns the stored result without executing; results survive reopening', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  const cachePath = join(dir, 'exec.sqlite');
+  try {
+    const first = await openOracle({ cachePath, concurrency: 1 });
+    const cold = await first.run({ code, suite });
+    assert.deepEqual(cold.outcomes, ['pass', 'FAIL']);
+    assert.equal(cold.cached, false);
+    const warm = await first.run({ code, suite });
+    assert.equal(warm.cached, true);
+    assert.deepEqual(warm.outcomes, cold.outcomes);
+    assert.equal(warm.wall_ms, cold.wall_ms);
+    await first.close();
+
+    const second = await openOracle({ cachePath, concurrency: 1 });
+    const again = await second.run({ code, suite });
+    assert.equal(again.cached, true);
+    assert.equal((await second.run({ code, suite, timeout_s: 3 })).cached, false, 'another timeout is another key');
+    await second.close();
+
+    const cache = new ExecCache(cachePath);
+    assert.equal(cache.count(), 2);
+    const out = join(dir, 'cache.parquet');
+    assert.equal(cache.exportParquet(out), 2);
+    cache.close();
+    const t = readParquet(out);
+    assert.equal(t.numRows, 2);
+    assert.deepEqual(JSON.parse(t.getChild('outcomes_json')!.get(0) as string), ['pass', 'FAIL']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('several processes write one cache at once (WAL)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  const cachePath = join(dir, 'exec.sqlite');
+  const cacheModule = new URL('../../activities/exec/cache.ts', import.meta.url).pathname;
+  const script = `
+    import { ExecCache } from ${JSON.stringify(cacheModule)};
+    const c = new ExecCache(process.argv[1]);
+    for (let i = 0; i < 300; i++) c.put(process.argv[2] + i, 'v', { outcomes: ['pass'], wall_ms: i });
+    c.close();`;
+  const writer = (tag: string) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, cachePath, tag], { stdio: 'inherit' });
+      child.on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`writer ${tag} exited ${c}`))));
+    });
+  try {
+    await Promise.all([writer('a'), writer('b'), writer('c')]);
+    const cache = new ExecCache(cachePath);
+    assert.equal(cache.count(), 900);
+    cache.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,13 +1,49 @@
 import type { Command } from 'commander';
+import { relative } from 'node:path';
+import { getProfile } from '../../core/gate/profiles.ts';
+import { STAGES } from '../../core/gate/rules.ts';
+import { openOracle } from '../../activities/exec/oracle.ts';
+import { runGate } from '../../activities/gate/gate.ts';
+import { loadTasks } from '../../activities/tasks/loadTasks.ts';
+import { stderrProgress } from '../progress.ts';
 
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('Run the five-stage validation gate over tasks (JSONL file or a directory of them)')
-    .argument('<tasks>', 'tasks.jsonl or a directory of *.jsonl')
-    .option('--profile <name>', 'dataset profile (bounds on distractors and tests)', 'default')
-    .option('--json', 'print the full report as JSON')
-    .action(async () => {
-      throw new Error('not implemented yet');
+    .description('Run the five-stage validation gate (schema, AST semantics, canonical execution, distractor execution, corpus integrity) and the two integrity sweeps over tasks')
+    .argument('<tasks>', 'a tasks .jsonl file, or a directory of them')
+    .option('--profile <name>', 'bounds on distractors and tests: default (4 distractors, 7-10 tests), mbpp (1-4, 3), canonical (0-4, any)', 'default')
+    .option('--timeout <seconds>', 'per-suite timeout', (v) => Number(v), 5)
+    .option('--json', 'print the full report as JSON on stdout')
+    .addHelpText('after', '\nExit code: 0 when every record is accepted, 1 when any record is rejected or unreadable.')
+    .action(async (path: string, opts: { profile: string; timeout: number; json?: boolean }) => {
+      const profile = getProfile(opts.profile);
+      const { items, errors } = loadTasks(path);
+      const oracle = await openOracle({ timeoutS: opts.timeout });
+      const progress = stderrProgress();
+      try {
+        const report = await runGate(items, oracle, profile, { onProgress: (s, d, n) => progress(`${s} ${d}/${n}`) });
+        progress.done();
+        if (opts.json) {
+          const { accepted, ...rest } = report;
+          console.log(JSON.stringify({ ...rest, accepted: accepted.map((t) => t.task_id), unreadable: errors }, null, 2));
+        } else {
+          const rel = (f?: string) => (f ? relative(process.cwd(), f) : '?');
+          console.log(`profile ${profile.name}: ${report.total} tasks read, ${report.accepted.length} accepted, ${report.total - report.accepted.length} rejected, ${errors.length} unreadable records`);
+          for (const s of STAGES) {
+            const c = report.stage_counts[s];
+            console.log(`  ${String(STAGES.indexOf(s) + 1)}. ${s.padEnd(22)} entered ${String(c.entered).padStart(5)}  passed ${String(c.passed).padStart(5)}  rejected ${String(c.rejected).padStart(5)}`);
+          }
+          console.log(`  multi-statement tests: ${report.multi_statement_tests}`);
+          const sw = report.sweeps;
+          console.log(`  sweeps: distractor sanity ${sw.distractor_sanity.passing_all_own_tests}/${sw.distractor_sanity.checked} distractors pass all their own tests; cross-canonical ${sw.cross_canonical.passing.length} of ${sw.cross_canonical.candidates} name collisions pass another query's tests`);
+          for (const e of errors) console.log(`${rel(e.file)}:${e.line} ${e.field ?? ''}${e.field ? ': ' : ''}${e.message}`);
+          for (const r of report.rejections) console.log(`${rel(r.file)}:${r.line ?? '?'} ${r.task_id} [${r.stage_name}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`);
+          for (const h of sw.cross_canonical.passing) console.log(`cross-canonical: ${h.corpus_task_id} ${h.which} passes the tests of ${h.query_task_id} (${h.function_name})`);
+        }
+        if (errors.length || report.rejections.length) process.exitCode = 1;
+      } finally {
+        await oracle.close();
+      }
     });
 }

@@ -1,0 +1,181 @@
+import type { Task } from '../../schemas/task.ts';
+import type { ExecResult } from '../../schemas/exec.ts';
+import type { GateProfile } from '../../core/gate/profiles.ts';
+import {
+  STAGES, astStage, batchIntegrity, canonicalStage, distractorStage, failingSubset, schemaStage,
+  type GateIssue, type StageName, type TestFactLike,
+} from '../../core/gate/rules.ts';
+import { astFacts, type CodeFacts } from '../python/astFacts.ts';
+import type { Oracle } from '../exec/types.ts';
+
+export interface GateItem {
+  task: Task;
+  file?: string;
+  line?: number;
+}
+export interface Rejection extends GateIssue {
+  task_id: string;
+  file?: string;
+  line?: number;
+  stage_name: StageName;
+}
+export interface CrossCanonicalHit {
+  corpus_task_id: string;
+  which: string;
+  query_task_id: string;
+  function_name: string;
+  passed: boolean;
+}
+export interface GateReport {
+  profile: string;
+  total: number;
+  accepted: Task[];
+  rejections: Rejection[];
+  stage_counts: Record<StageName, { entered: number; passed: number; rejected: number }>;
+  multi_statement_tests: number;
+  sweeps: {
+    distractor_sanity: { checked: number; passing_all_own_tests: number };
+    cross_canonical: { candidates: number; passing: CrossCanonicalHit[] };
+  };
+}
+
+function suiteOf(task: Task) {
+  return task.tests;
+}
+
+/**
+ * The five sequential gates over a batch. A task leaves at the first stage that rejects it, with every
+ * reason that stage found; the batch always goes on. Accepted tasks come back with each distractor's
+ * `failing_tests` filled in from the oracle. Then the two integrity sweeps run over the accepted set.
+ */
+export async function runGate(
+  items: readonly GateItem[],
+  oracle: Oracle,
+  profile: GateProfile,
+  opts: { onProgress?: (stage: StageName, done: number, total: number) => void } = {},
+): Promise<GateReport> {
+  const counts = Object.fromEntries(STAGES.map((s) => [s, { entered: 0, passed: 0, rejected: 0 }])) as GateReport['stage_counts'];
+  const rejections: Rejection[] = [];
+  let alive = items.map((_, i) => i);
+  const reject = (i: number, issues: GateIssue[]) => {
+    const { task, file, line } = items[i];
+    for (const is of issues) rejections.push({ task_id: task.task_id, ...(file ? { file } : {}), ...(line ? { line } : {}), stage_name: is.stage, ...is });
+  };
+  const stage = async (name: StageName, check: (idx: number[]) => Promise<Map<number, GateIssue[]>> | Map<number, GateIssue[]>) => {
+    counts[name].entered = alive.length;
+    const issues = await check(alive);
+    alive = alive.filter((i) => {
+      const found = issues.get(i);
+      if (found?.length) {
+        reject(i, found);
+        return false;
+      }
+      return true;
+    });
+    counts[name].passed = alive.length;
+    counts[name].rejected = counts[name].entered - alive.length;
+  };
+
+  // 1. schema
+  await stage('schema', (idx) => new Map(idx.map((i) => [i, schemaStage(items[i].task, profile)])));
+
+  // 2. AST semantics (one interpreter for the whole batch)
+  let multiStatement = 0;
+  const codeFacts = new Map<string, CodeFacts>();
+  await stage('ast_semantics', async (idx) => {
+    const reqs = idx.flatMap((i) => {
+      const t = items[i].task;
+      const tests = t.tests.kind === 'asserts' ? t.tests.tests : [t.tests.program];
+      return [
+        { id: `${i}:c`, kind: 'code' as const, code: t.canonical },
+        ...t.distractors.map((d, j) => ({ id: `${i}:d${j}`, kind: 'code' as const, code: d.code })),
+        { id: `${i}:t`, kind: 'tests' as const, tests, target: t.tests.kind === 'check' ? 'check' : t.function_name },
+      ];
+    });
+    const facts = await astFacts(reqs);
+    const out = new Map<number, GateIssue[]>();
+    for (const i of idx) {
+      const t = items[i].task;
+      const get = (id: string) => facts.get(id) as CodeFacts;
+      t.distractors.forEach((_, j) => codeFacts.set(`${i}:d${j}`, get(`${i}:d${j}`)));
+      codeFacts.set(`${i}:c`, get(`${i}:c`));
+      const testFacts = (facts.get(`${i}:t`) as { tests: TestFactLike[] }).tests;
+      const r = astStage(t, get(`${i}:c`), t.distractors.map((_, j) => get(`${i}:d${j}`)), testFacts);
+      multiStatement += r.multiStatementTests;
+      out.set(i, r.issues);
+    }
+    return out;
+  });
+
+  // 3. canonical execution
+  await stage('canonical_execution', async (idx) => {
+    const results = await oracle.runMany(idx.map((i) => ({ code: items[i].task.canonical, suite: suiteOf(items[i].task) })), {
+      onProgress: (d, n) => opts.onProgress?.('canonical_execution', d, n),
+    });
+    return new Map(idx.map((i, k) => [i, canonicalStage(results[k].outcomes)]));
+  });
+
+  // 4. distractor execution
+  const distractorResults = new Map<number, ExecResult[]>();
+  await stage('distractor_execution', async (idx) => {
+    const reqs = idx.flatMap((i) => items[i].task.distractors.map((d) => ({ code: d.code, suite: suiteOf(items[i].task) })));
+    const results = await oracle.runMany(reqs, { onProgress: (d, n) => opts.onProgress?.('distractor_execution', d, n) });
+    const out = new Map<number, GateIssue[]>();
+    let k = 0;
+    for (const i of idx) {
+      const mine = items[i].task.distractors.map(() => results[k++]);
+      distractorResults.set(i, mine);
+      out.set(i, distractorStage(mine.map((r) => r.outcomes)));
+    }
+    return out;
+  });
+
+  // 5. corpus integrity (over what survived, so a rejected duplicate does not block its twin)
+  await stage('corpus_integrity', (idx) => {
+    const dup = batchIntegrity(idx.map((i) => items[i].task));
+    return new Map(idx.map((i, k) => [i, dup.get(k) ?? []]));
+  });
+
+  const accepted = alive.map((i) => {
+    const t = items[i].task;
+    const rs = distractorResults.get(i) ?? [];
+    return { ...t, distractors: t.distractors.map((d, j) => ({ ...d, failing_tests: failingSubset(rs[j].outcomes) })) };
+  });
+
+  // Sweep 1: distractor sanity (every distractor against its own tests; stage 4 ran exactly that).
+  const sanity = { checked: 0, passing_all_own_tests: 0 };
+  for (const i of alive) for (const r of distractorResults.get(i) ?? []) {
+    sanity.checked++;
+    if (r.passed) sanity.passing_all_own_tests++;
+  }
+
+  // Sweep 2: cross-canonical. Any accepted corpus item that defines another accepted query's function name
+  // is run against that query's tests.
+  const byName = new Map(alive.map((i) => [items[i].task.function_name, i]));
+  const candidates: { from: number; which: string; code: string; to: number }[] = [];
+  for (const i of alive) {
+    const t = items[i].task;
+    const codes = [['canonical', t.canonical, `${i}:c`], ...t.distractors.map((d, j) => [`distractors[${j}]`, d.code, `${i}:d${j}`])] as const;
+    for (const [which, code, key] of codes) {
+      for (const fn of codeFacts.get(key)?.top_level_functions ?? []) {
+        const to = byName.get(fn);
+        if (to !== undefined && to !== i) candidates.push({ from: i, which, code, to });
+      }
+    }
+  }
+  const crossResults = await oracle.runMany(candidates.map((c) => ({ code: c.code, suite: suiteOf(items[c.to].task) })));
+  const passing = candidates
+    .map((c, k) => ({ corpus_task_id: items[c.from].task.task_id, which: c.which, query_task_id: items[c.to].task.task_id, function_name: items[c.to].task.function_name, passed: crossResults[k].passed }))
+    .filter((h) => h.passed);
+
+  return {
+    profile: profile.name,
+    total: items.length,
+    accepted,
+    rejections,
+    stage_counts: counts,
+    multi_statement_tests: multiStatement,
+    sweeps: { distractor_sanity: sanity, cross_canonical: { candidates: candidates.length, passing } },
+  };
+}
+

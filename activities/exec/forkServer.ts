@@ -27,7 +27,7 @@ export class ForkServerDied extends Error {
  * timeout itself; the watchdog covers a server that is itself stuck).
  */
 export class ForkServer {
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private pending: { resolve: (r: WireResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | null = null;
   private readyWaiter: { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void } | null = null;
   private dead: Error | null = null;

@@ -1,0 +1,37 @@
+/** Loads the shipped inputs of generation: locked prompt sets (`data/prompts/`) and the price table (`data/prices.json`). */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../paths.ts';
+import { PriceTable } from '../../core/generation/cost.ts';
+import type { EntryPromptSet, PromptMessages, RegistryPromptSet } from '../../core/generation/prompts.ts';
+
+const promptsDir = () => join(projectRoot(), 'data', 'prompts');
+
+function part(id: string, name: string): string {
+  const file = join(promptsDir(), `${id}.${name}.txt`);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`prompt set "${id}": missing ${file}`);
+  }
+}
+
+export function loadEntryPromptSet(id: string): EntryPromptSet {
+  return { id, system: part(id, 'system'), user: part(id, 'user'), feedback: part(id, 'feedback') };
+}
+
+export function loadRegistryPromptSet(id: string): RegistryPromptSet {
+  return { id, system: part(id, 'system'), user: part(id, 'user') };
+}
+
+/** Hash of exactly what was sent, recorded with every call. */
+export function promptSha256(m: PromptMessages): string {
+  return createHash('sha256').update(m.system).update('\0').update(m.user).digest('hex');
+}
+
+export function loadPriceTable(path = join(projectRoot(), 'data', 'prices.json')): PriceTable {
+  const r = PriceTable.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!r.success) throw new Error(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data;
+}

@@ -1,0 +1,180 @@
+/**
+ * The attempt ledger: one SQLite row per generator call, in `runs/<run>/ledger.sqlite`. It is what makes the
+ * pipeline's promises checkable: every token is accounted for (audit), a retried activity reuses the response
+ * its previous try stored instead of paying again, a call lost with a killed worker is marked `lost`, and
+ * "no accepted entry was generated twice" is a query (`duplicateAcceptances`).
+ *
+ * SQLite (better-sqlite3 12; 13 crashes on Node 20) in WAL mode because the llm and exec workers write to it
+ * concurrently; a busy timeout rides out their overlapping transactions.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CallStatus, LedgerCall, LedgerPhase } from '../../core/generation/ledgerTypes.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS calls (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL, phase TEXT NOT NULL, entry_id TEXT NOT NULL, attempt_no INTEGER NOT NULL, try_no INTEGER NOT NULL,
+  status TEXT NOT NULL, http_status INTEGER, error TEXT,
+  provider TEXT NOT NULL, model TEXT NOT NULL, endpoint TEXT NOT NULL, reasoning_effort TEXT,
+  prompt_id TEXT NOT NULL, prompt_sha256 TEXT NOT NULL,
+  started_at TEXT NOT NULL, latency_ms REAL,
+  input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, cost_usd REAL,
+  response_text TEXT, outcome TEXT, reasons TEXT NOT NULL DEFAULT '[]',
+  UNIQUE (run_id, phase, entry_id, attempt_no, try_no)
+);
+CREATE INDEX IF NOT EXISTS calls_entry ON calls (run_id, phase, entry_id, attempt_no);
+`;
+
+export interface CallKey {
+  run_id: string;
+  phase: LedgerPhase;
+  entry_id: string;
+  attempt_no: number;
+}
+
+export interface StartCall extends CallKey {
+  provider: string;
+  model: string;
+  endpoint: string;
+  reasoning_effort: string | null;
+  prompt_id: string;
+  prompt_sha256: string;
+  started_at: string;
+}
+
+export interface StoredResponse {
+  text: string;
+  latency_ms: number | null;
+  input_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number;
+  model: string;
+}
+
+type Row = Omit<LedgerCall, 'reasons'> & { id: number; reasons: string; response_text: string | null };
+
+export class Ledger {
+  private readonly db: Database.Database;
+
+  constructor(readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** The stored response of this generation attempt, if an earlier try got one (then no new call is made). */
+  storedResponse(k: CallKey): StoredResponse | null {
+    const r = this.db
+      .prepare(
+        `SELECT response_text AS text, latency_ms, input_tokens, output_tokens, reasoning_tokens, cost_usd, model FROM calls
+         WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='ok' ORDER BY try_no LIMIT 1`,
+      )
+      .get(k.run_id, k.phase, k.entry_id, k.attempt_no) as StoredResponse | undefined;
+    return r ?? null;
+  }
+
+  /**
+   * Records a call about to be sent and returns its row id. A `started` row left by an earlier try of the same
+   * attempt belongs to a worker that died mid-call: it becomes `lost` (its tokens, if any were billed, are unknown).
+   */
+  startCall(c: StartCall): number {
+    return this.db.transaction(() => {
+      this.db
+        .prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='started'`)
+        .run(c.run_id, c.phase, c.entry_id, c.attempt_no);
+      const next = this.db
+        .prepare(`SELECT COALESCE(MAX(try_no), 0) + 1 AS n FROM calls WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=?`)
+        .get(c.run_id, c.phase, c.entry_id, c.attempt_no) as { n: number };
+      const info = this.db
+        .prepare(
+          `INSERT INTO calls (run_id, phase, entry_id, attempt_no, try_no, status, provider, model, endpoint, reasoning_effort, prompt_id, prompt_sha256, started_at)
+           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(c.run_id, c.phase, c.entry_id, c.attempt_no, next.n, c.provider, c.model, c.endpoint, c.reasoning_effort, c.prompt_id, c.prompt_sha256, c.started_at);
+      return Number(info.lastInsertRowid);
+    })();
+  }
+
+  finishCall(id: number, r: StoredResponse): void {
+    this.db
+      .prepare(
+        `UPDATE calls SET status='ok', response_text=?, latency_ms=?, input_tokens=?, output_tokens=?, reasoning_tokens=?, cost_usd=?, model=? WHERE id=?`,
+      )
+      .run(r.text, r.latency_ms, r.input_tokens, r.output_tokens, r.reasoning_tokens, r.cost_usd, r.model, id);
+  }
+
+  failCall(id: number, e: { http_status: number | null; error: string; latency_ms: number }): void {
+    this.db
+      .prepare(`UPDATE calls SET status='error', outcome='provider_error', http_status=?, error=?, latency_ms=? WHERE id=?`)
+      .run(e.http_status, e.error.slice(0, 2000), e.latency_ms, id);
+  }
+
+  /** The judgement of a generation attempt (on its `ok` row): accepted / rejected / parse_error, with reasons. */
+  judge(k: CallKey, outcome: string, reasons: readonly string[]): void {
+    this.db
+      .prepare(`UPDATE calls SET outcome=?, reasons=? WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='ok'`)
+      .run(outcome, JSON.stringify(reasons), k.run_id, k.phase, k.entry_id, k.attempt_no);
+  }
+
+  /** Spend so far (every call of the run, all phases), for the budget cap. */
+  spend(run_id: string): { cost_usd: number; tokens: number } {
+    const r = this.db
+      .prepare(`SELECT COALESCE(SUM(cost_usd),0) AS cost_usd, COALESCE(SUM(input_tokens + output_tokens),0) AS tokens FROM calls WHERE run_id=?`)
+      .get(run_id) as { cost_usd: number; tokens: number };
+    return r;
+  }
+
+  /** Highest attempt number already made for an entry (0 if none), so a resumed entry continues its numbering. */
+  lastAttempt(run_id: string, phase: LedgerPhase, entry_id: string): number {
+    const r = this.db
+      .prepare(`SELECT COALESCE(MAX(attempt_no),0) AS n FROM calls WHERE run_id=? AND phase=? AND entry_id=?`)
+      .get(run_id, phase, entry_id) as { n: number };
+    return r.n;
+  }
+
+  calls(run_id?: string): LedgerCall[] {
+    const rows = (
+      run_id
+        ? this.db.prepare(`SELECT * FROM calls WHERE run_id=? ORDER BY id`).all(run_id)
+        : this.db.prepare(`SELECT * FROM calls ORDER BY id`).all()
+    ) as Row[];
+    return rows.map(({ id: _id, response_text: _t, reasons, ...r }) => ({ ...r, status: r.status as CallStatus, reasons: JSON.parse(reasons) as string[] }));
+  }
+
+  /** Entries with more than one accepted attempt, or a call made after their acceptance: must be empty. */
+  duplicateAcceptances(run_id: string): { entry_id: string; accepted: number; calls_after: number }[] {
+    return this.db
+      .prepare(
+        `WITH acc AS (SELECT entry_id, COUNT(*) AS accepted, MIN(attempt_no) AS at FROM calls
+                      WHERE run_id=? AND phase='entry' AND outcome='accepted' GROUP BY entry_id)
+         SELECT acc.entry_id, acc.accepted,
+                (SELECT COUNT(*) FROM calls c WHERE c.run_id=? AND c.phase='entry' AND c.entry_id=acc.entry_id AND c.attempt_no>acc.at) AS calls_after
+         FROM acc WHERE acc.accepted > 1 OR calls_after > 0`,
+      )
+      .all(run_id, run_id) as { entry_id: string; accepted: number; calls_after: number }[];
+  }
+}
+
+/** One open handle per ledger file per process (the llm and exec activities of one worker share it). */
+const open = new Map<string, Ledger>();
+export function ledgerAt(path: string): Ledger {
+  let l = open.get(path);
+  if (!l) {
+    l = new Ledger(path);
+    open.set(path, l);
+  }
+  return l;
+}
+export function closeLedgers(): void {
+  for (const l of open.values()) l.close();
+  open.clear();
+}

@@ -1,0 +1,49 @@
+/**
+ * Retry classes for provider errors, in one place:
+ * - 429 and 5xx, timeouts and connection failures: retryable (Temporal's PROVIDER_RETRY policy backs off);
+ * - other 4xx (bad key, unknown model, bad request): non-retryable, with a message that says what to fix;
+ * - a missing API key or price: non-retryable before any request is made.
+ * The SDKs' own retries are switched off (maxRetries 0) so that Temporal is the only retry layer and the
+ * ledger sees every request.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly httpStatus: number | null,
+  ) {
+    super(message);
+    this.name = retryable ? 'RetryableProviderError' : 'NonRetryableProviderError';
+  }
+}
+
+/** Thrown before a call when the run's budget is spent: stops new attempts, leaves the run resumable. */
+export class BudgetExceededError extends Error {
+  override name = 'BudgetExceededError';
+}
+
+/** Configuration the run cannot proceed without (API key, price); retrying would not help. */
+export class InvalidInputError extends Error {
+  override name = 'InvalidInputError';
+}
+
+const HINTS: Record<number, string> = {
+  400: 'the request was refused as malformed (check the model name, endpoint and parameters)',
+  401: 'the API key was refused (check the provider key in the environment)',
+  403: 'the API key lacks access to this model or endpoint',
+  404: 'the model or endpoint does not exist for this provider',
+  413: 'the request is too large for this model',
+  422: 'the request parameters were refused',
+};
+
+/** The SDKs of all three providers put the HTTP status on `status`; connection errors have none. */
+export function classifyProviderError(err: unknown, provider: string, model: string): ProviderError {
+  const status = typeof (err as { status?: unknown })?.status === 'number' ? ((err as { status: number }).status as number) : null;
+  const raw = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
+  if (status === null) return new ProviderError(`${provider}/${model}: request failed before a response (${raw})`, true, null);
+  if (status === 429) return new ProviderError(`${provider}/${model}: rate limited (HTTP 429): ${raw}`, true, 429);
+  if (status >= 500) return new ProviderError(`${provider}/${model}: server error (HTTP ${status}): ${raw}`, true, status);
+  if (status === 408) return new ProviderError(`${provider}/${model}: request timeout (HTTP 408): ${raw}`, true, 408);
+  const hint = HINTS[status] ?? 'the request was refused';
+  return new ProviderError(`${provider}/${model}: HTTP ${status}, not retried: ${hint}. Provider said: ${raw}`, false, status);
+}

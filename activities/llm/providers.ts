@@ -1,0 +1,149 @@
+/**
+ * One request to an LLM through its official SDK, with usage normalised to `LlmUsage` (output includes
+ * reasoning). Selected through a typed map, one function per (provider, endpoint). No Temporal here: the
+ * activity around it (activities/generation) does ledger, budget and retry classes.
+ *
+ * Base URLs come from the standard environment variables (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, and our
+ * GEMINI_BASE_URL since @google/genai reads none), which is also how tests point the SDKs at the fake server.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import type { LlmProvider, LlmSettings, LlmUsage } from '../../core/generation/types.ts';
+import type { PromptMessages } from '../../core/generation/prompts.ts';
+import { classifyProviderError, InvalidInputError } from './errors.ts';
+
+export interface LlmReply {
+  text: string;
+  usage: LlmUsage;
+  /** The model id the provider says answered (may be a dated snapshot of the requested one). */
+  model: string;
+}
+
+export interface ProviderEnv {
+  apiKey: string;
+  baseUrl?: string;
+  /** Per-request timeout; Temporal's start-to-close bounds the whole attempt anyway. */
+  timeoutMs: number;
+}
+
+const KEY_VARS: Record<LlmProvider, string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+};
+const BASE_VARS: Record<LlmProvider, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL', gemini: 'GEMINI_BASE_URL' };
+
+/** Reads the key and base URL for a provider; a missing key is a clear, non-retryable error naming the variable. */
+export function providerEnv(provider: LlmProvider, env: Readonly<Record<string, string | undefined>>, timeoutMs = 600_000): ProviderEnv {
+  const keyVar = KEY_VARS[provider].find((v) => env[v]);
+  if (!keyVar) throw new InvalidInputError(`${provider}: no API key in the environment (set ${KEY_VARS[provider].join(' or ')})`);
+  return { apiKey: env[keyVar]!, baseUrl: env[BASE_VARS[provider]] || undefined, timeoutMs };
+}
+
+/** Effort words map onto token budgets for providers whose knob is a budget (Anthropic, Gemini). */
+const THINKING_BUDGET: Record<string, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16_000 };
+function thinkingBudget(effort: string | undefined): number | undefined {
+  if (!effort) return undefined;
+  if (/^\d+$/.test(effort)) return Number(effort);
+  const b = THINKING_BUDGET[effort];
+  if (b === undefined) throw new InvalidInputError(`reasoning_effort "${effort}": use ${Object.keys(THINKING_BUDGET).join('/')} or a token budget`);
+  return b;
+}
+
+type Caller = (s: LlmSettings, m: PromptMessages, e: ProviderEnv) => Promise<LlmReply>;
+
+const openaiClient = (e: ProviderEnv) => new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
+
+const CALLERS: Record<string, Caller> = {
+  async 'openai/chat.completions'(s, m, e) {
+    const r = await openaiClient(e).chat.completions.create({
+      model: s.model,
+      messages: [
+        { role: 'system', content: m.system },
+        { role: 'user', content: m.user },
+      ],
+      response_format: { type: 'json_object' },
+      max_completion_tokens: s.max_output_tokens,
+      ...(s.reasoning_effort ? { reasoning_effort: s.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+    });
+    const u = r.usage;
+    return {
+      text: r.choices[0]?.message?.content ?? '',
+      model: r.model,
+      usage: {
+        input_tokens: u?.prompt_tokens ?? 0,
+        output_tokens: u?.completion_tokens ?? 0,
+        reasoning_tokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+      },
+    };
+  },
+  async 'openai/responses'(s, m, e) {
+    const r = await openaiClient(e).responses.create({
+      model: s.model,
+      instructions: m.system,
+      input: m.user,
+      text: { format: { type: 'json_object' } },
+      max_output_tokens: s.max_output_tokens,
+      ...(s.reasoning_effort ? { reasoning: { effort: s.reasoning_effort as OpenAI.ReasoningEffort } } : {}),
+    });
+    const u = r.usage;
+    return {
+      text: r.output_text ?? '',
+      model: r.model,
+      usage: { input_tokens: u?.input_tokens ?? 0, output_tokens: u?.output_tokens ?? 0, reasoning_tokens: u?.output_tokens_details?.reasoning_tokens ?? 0 },
+    };
+  },
+  async 'anthropic/messages'(s, m, e) {
+    const client = new Anthropic({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
+    const budget = thinkingBudget(s.reasoning_effort);
+    const r = await client.messages.create({
+      model: s.model,
+      system: m.system,
+      messages: [{ role: 'user', content: m.user }],
+      // Thinking counts against max_tokens, which must exceed the budget.
+      max_tokens: budget ? Math.max(s.max_output_tokens, budget + 4096) : s.max_output_tokens,
+      ...(budget ? { thinking: { type: 'enabled' as const, budget_tokens: budget } } : {}),
+    });
+    const text = r.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    // Anthropic reports thinking inside output_tokens without a separate count.
+    return { text, model: r.model, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, reasoning_tokens: 0 } };
+  },
+  async 'gemini/generateContent'(s, m, e) {
+    const ai = new GoogleGenAI({
+      apiKey: e.apiKey,
+      httpOptions: { ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}), timeout: e.timeoutMs, retryOptions: { attempts: 1 } },
+    });
+    const budget = thinkingBudget(s.reasoning_effort);
+    const r = await ai.models.generateContent({
+      model: s.model,
+      contents: m.user,
+      config: {
+        systemInstruction: m.system,
+        responseMimeType: 'application/json',
+        maxOutputTokens: s.max_output_tokens,
+        ...(budget !== undefined ? { thinkingConfig: { thinkingBudget: budget } } : {}),
+      },
+    });
+    const u = r.usageMetadata;
+    const thoughts = u?.thoughtsTokenCount ?? 0;
+    // Gemini reports thoughts apart from candidates; both are billed as output.
+    return {
+      text: r.text ?? '',
+      model: r.modelVersion ?? s.model,
+      usage: { input_tokens: u?.promptTokenCount ?? 0, output_tokens: (u?.candidatesTokenCount ?? 0) + thoughts, reasoning_tokens: thoughts },
+    };
+  },
+};
+
+/** Sends one request; any SDK error comes back as a classified `ProviderError`. */
+export async function callLlm(s: LlmSettings, m: PromptMessages, e: ProviderEnv): Promise<LlmReply> {
+  const caller = CALLERS[`${s.provider}/${s.endpoint}`];
+  if (!caller) throw new InvalidInputError(`no caller for ${s.provider}/${s.endpoint}`);
+  try {
+    return await caller(s, m, e);
+  } catch (err) {
+    if (err instanceof InvalidInputError) throw err;
+    throw classifyProviderError(err, s.provider, s.model);
+  }
+}

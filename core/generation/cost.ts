@@ -1,0 +1,29 @@
+/**
+ * Cost of an LLM call from the price table (`data/prices.json`): USD per million tokens, keyed `provider/model`.
+ * cost = input_tokens × input_price / 1e6 + output_tokens × output_price / 1e6, where output_tokens already
+ * includes reasoning tokens (all three providers bill thinking as output; see `LlmUsage`).
+ */
+import { z } from 'zod';
+import type { LlmUsage } from './types.ts';
+
+export const PriceTable = z.object({
+  version: z.string(),
+  currency: z.literal('USD'),
+  models: z.record(z.string(), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() })),
+});
+export type PriceTable = z.infer<typeof PriceTable>;
+
+export function priceKey(provider: string, model: string): string {
+  return `${provider}/${model}`;
+}
+
+export function hasPrice(table: PriceTable, provider: string, model: string): boolean {
+  return priceKey(provider, model) in table.models;
+}
+
+/** Throws naming the missing key, so a run never spends money it cannot account for. */
+export function callCostUsd(table: PriceTable, provider: string, model: string, usage: LlmUsage): number {
+  const p = table.models[priceKey(provider, model)];
+  if (!p) throw new Error(`data/prices.json: no price for "${priceKey(provider, model)}" (add it under "models")`);
+  return (usage.input_tokens * p.input + usage.output_tokens * p.output) / 1e6;
+}

@@ -1,0 +1,32 @@
+/** One row of the attempt ledger: one generator call (an LLM request, or one mechanical generation). */
+export type LedgerPhase = 'registry' | 'entry';
+/** started: sent (or about to be); ok: response stored; error: the provider refused; lost: a worker died mid-call. */
+export type CallStatus = 'started' | 'ok' | 'error' | 'lost';
+
+export interface LedgerCall {
+  run_id: string;
+  phase: LedgerPhase;
+  /** Registry entry id, or `registry:<domain>` for phase 1. */
+  entry_id: string;
+  attempt_no: number;
+  /** Activity attempt (Temporal retry) within one generation attempt: 1, 2, ... */
+  try_no: number;
+  status: CallStatus;
+  http_status: number | null;
+  error: string | null;
+  provider: string;
+  model: string;
+  endpoint: string;
+  reasoning_effort: string | null;
+  prompt_id: string;
+  prompt_sha256: string;
+  started_at: string;
+  latency_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  reasoning_tokens: number | null;
+  cost_usd: number | null;
+  /** Set once judged: accepted / rejected (gate) / parse_error; provider_error for refused calls. */
+  outcome: string | null;
+  reasons: string[];
+}

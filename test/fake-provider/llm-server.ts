@@ -1,0 +1,239 @@
+/**
+ * A local fake of three LLM HTTP APIs, so the real SDKs can be pointed at it by base URL:
+ *   OpenAI    POST /v1/chat/completions, POST /v1/responses        (SDK baseURL = <url>/v1)
+ *   Anthropic POST /v1/messages                                      (SDK baseURL = <url>)
+ *   Gemini    POST /v1beta/models/<model>:generateContent            (SDK httpOptions.baseUrl = <url>)
+ *
+ * Responses are scripted per function name (read from the prompt's "Function name: X" line) as a queue of kinds:
+ *   good       a real benchmark entry (canonical, 8 asserts, 4 single-edit distractors) that passes the gate
+ *   malformed  truncated JSON
+ *   gate_fail  valid JSON, but one "distractor" is an equivalent rewrite that passes every test (gate stage 4)
+ *   429 / 500 / 400   an HTTP error with the provider's error body
+ * Unscripted requests get `good`. Registry prompts ("Propose N distinct functions in the domain D") get N
+ * distinct triples for D. Every request is logged with the usage it reported, so tests can compute the
+ * expected audit totals independently of the code under test.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | '429' | '500' | '400';
+
+export interface LoggedRequest {
+  provider: 'openai' | 'anthropic' | 'gemini';
+  endpoint: string;
+  model: string;
+  /** Entry function name, or `registry:<domain>`, or null when the prompt matched neither. */
+  subject: string | null;
+  kind: ScriptKind;
+  status: number;
+  /** Billed usage as this provider defines it: output includes reasoning. Null for HTTP errors. */
+  usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number } | null;
+}
+
+export interface FakeLlmServer {
+  url: string;
+  /** Environment for the SDKs (base URLs and dummy keys). */
+  env: Record<string, string>;
+  log: LoggedRequest[];
+  script(subject: string, kinds: ScriptKind[]): void;
+  /** Delay before every answer (lets a test kill a worker while calls are in flight). */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/** Fixed "reasoning" tokens per answer for providers that report them separately (OpenAI, Gemini). */
+export const FAKE_REASONING_TOKENS = 37;
+export const fakeTokens = (chars: number) => Math.ceil(chars / 4);
+
+/**
+ * A correct entry for `name` and four single-edit distractors; K (1..7) makes each entry's expected values its own.
+ * Every distractor fails with a wrong value (a bare assertion failure), never by crashing. Failing test indices,
+ * worked by hand: off_by_one_boundary {0,1,5,6,7}; off_by_one {0,1,2,5,6,7}; wrong_comparison {3};
+ * wrong_operator {0,1,5,6,7} (so the four do not all fail the same subset).
+ */
+export function goodEntry(name: string) {
+  const K = (name.length % 7) + 1;
+  const canonical = (edge: string, init: string, op: string, stop: string) =>
+    [
+      `def ${name}(xs, n):`,
+      `    ${edge}`,
+      `        return 0`,
+      `    total = ${init}`,
+      `    for i in range(${stop}):`,
+      `        total ${op} xs[i]`,
+      `    return total + ${K}`,
+      ``,
+    ].join('\n');
+  const code = canonical('if n <= 0:', '0', '+=', 'min(n, len(xs))');
+  const tests = [
+    `assert ${name}([1, 2, 3], 2) == ${3 + K}`,
+    `assert ${name}([1, 2, 3], 5) == ${6 + K}`,
+    `assert ${name}([], 3) == ${K}`,
+    `assert ${name}([4], 0) == 0`,
+    `assert ${name}([4, 5], -1) == 0`,
+    `assert ${name}([10, 20, 30], 3) == ${60 + K}`,
+    `assert ${name}([7], 1) == ${7 + K}`,
+    `assert ${name}([1, 1, 1, 1], 2) == ${2 + K}`,
+  ];
+  const distractors = [
+    { code: canonical('if n <= 0:', '0', '+=', 'min(n, len(xs)) - 1'), bug_type: 'off_by_one_boundary', bug_description: 'The loop stops one element early, dropping the last item of the window.' },
+    { code: canonical('if n <= 0:', '1', '+=', 'min(n, len(xs))'), bug_type: 'off_by_one', bug_description: 'The running total starts at 1 instead of 0, so every non-empty-window result is one too large.' },
+    { code: canonical('if n < 0:', '0', '+=', 'min(n, len(xs))'), bug_type: 'wrong_comparison', bug_description: 'n == 0 no longer returns 0 and falls through to adding the offset.' },
+    { code: canonical('if n <= 0:', '0', '-=', 'min(n, len(xs))'), bug_type: 'wrong_operator', bug_description: 'Items are subtracted from the total instead of added.' },
+  ];
+  return { canonical: code, tests, distractors };
+}
+
+/** Like `goodEntry`, but distractor 4 is an equivalent rewrite (`total = total + xs[i]`): it passes every test. */
+export function gateFailingEntry(name: string) {
+  const e = goodEntry(name);
+  e.distractors[3] = {
+    code: e.canonical.replace('total += xs[i]', 'total = total + xs[i]'),
+    bug_type: 'wrong_operator',
+    bug_description: 'Uses an explicit addition instead of +=.',
+  };
+  return e;
+}
+
+const WORDS = 'amber basalt cobalt dune ember fjord granite harbor indigo juniper kelp lagoon meadow nectar obsidian prairie quartz raven sierra tundra umber valley willow xenon yarrow zephyr'.split(' ');
+
+function registryAnswer(domain: string, count: number): string {
+  const entries = Array.from({ length: count }, (_, j) => {
+    const w = [WORDS[(3 * j) % WORDS.length], WORDS[(3 * j + 1) % WORDS.length], WORDS[(3 * j + 2) % WORDS.length]];
+    return { function_name: `${domain}_${w[0]}_${j}`, query: `Compute the ${w.join(' ')} ${domain} window total number ${j}.`, domain };
+  });
+  return JSON.stringify({ entries });
+}
+
+function subjectOf(prompt: string): string | null {
+  const f = /Function name: ([A-Za-z_][A-Za-z0-9_]*)/.exec(prompt);
+  if (f) return f[1];
+  const r = /in the domain "([^"]+)"/.exec(prompt);
+  return r ? `registry:${r[1]}` : null;
+}
+
+function answerText(subject: string | null, prompt: string, kind: ScriptKind): string {
+  if (subject?.startsWith('registry:')) {
+    const count = Number(/Propose (\d+) distinct/.exec(prompt)?.[1] ?? 3);
+    return kind === 'malformed' ? '{"entries": [' : registryAnswer(subject.slice('registry:'.length), count);
+  }
+  const name = subject ?? 'unknown_function';
+  if (kind === 'malformed') return JSON.stringify(goodEntry(name)).slice(0, 120);
+  if (kind === 'gate_fail') return JSON.stringify(gateFailingEntry(name));
+  // Wrapped in a fence with a sentence around it, as models often answer: the parser must cope.
+  return 'Here is the entry:\n```json\n' + JSON.stringify(goodEntry(name), null, 1) + '\n```\n';
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const data = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) });
+  res.end(data);
+}
+
+const ERROR_BODIES = {
+  openai: (s: number, m: string) => ({ error: { message: m, type: s === 429 ? 'rate_limit_exceeded' : 'server_error', code: null, param: null } }),
+  anthropic: (s: number, m: string) => ({ type: 'error', error: { type: s === 429 ? 'rate_limit_error' : s >= 500 ? 'api_error' : 'invalid_request_error', message: m } }),
+  gemini: (s: number, m: string) => ({ error: { code: s, message: m, status: s === 429 ? 'RESOURCE_EXHAUSTED' : s >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT' } }),
+};
+
+export async function startFakeLlmServer(): Promise<FakeLlmServer> {
+  const scripts = new Map<string, ScriptKind[]>();
+  const log: LoggedRequest[] = [];
+  const state = { delayMs: 0 };
+
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const body = JSON.parse((await readBody(req)) || '{}');
+      let provider: LoggedRequest['provider'];
+      let endpoint: string;
+      let model: string;
+      let prompt: string;
+      if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
+        [provider, endpoint, model] = ['openai', 'chat.completions', body.model];
+        prompt = (body.messages as { content: string }[]).map((m) => m.content).join('\n');
+      } else if (req.method === 'POST' && url.pathname === '/v1/responses') {
+        [provider, endpoint, model] = ['openai', 'responses', body.model];
+        prompt = `${body.instructions ?? ''}\n${typeof body.input === 'string' ? body.input : JSON.stringify(body.input)}`;
+      } else if (req.method === 'POST' && url.pathname === '/v1/messages') {
+        [provider, endpoint, model] = ['anthropic', 'messages', body.model];
+        prompt = `${typeof body.system === 'string' ? body.system : JSON.stringify(body.system)}\n${(body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n')}`;
+      } else if (req.method === 'POST' && /^\/v1beta\/models\/[^/:]+:generateContent$/.test(url.pathname)) {
+        [provider, endpoint, model] = ['gemini', 'generateContent', url.pathname.split('/')[3].split(':')[0]];
+        prompt = JSON.stringify(body.systemInstruction ?? '') + '\n' + JSON.stringify(body.contents);
+        prompt = prompt.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+      } else {
+        send(res, 404, { error: { message: `fake server: no route ${req.method} ${url.pathname}` } });
+        return;
+      }
+      const subject = subjectOf(prompt);
+      const queue = subject ? scripts.get(subject) : undefined;
+      const kind: ScriptKind = queue?.shift() ?? 'good';
+      if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (kind === '429' || kind === '500' || kind === '400') {
+        const status = Number(kind);
+        log.push({ provider, endpoint, model, subject, kind, status, usage: null });
+        send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`));
+        return;
+      }
+      const text = answerText(subject, prompt, kind);
+      const input = fakeTokens(prompt.length);
+      const visible = fakeTokens(text.length);
+      const reasoning = provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
+      const usage = { input_tokens: input, output_tokens: visible + reasoning, reasoning_tokens: reasoning };
+      log.push({ provider, endpoint, model, subject, kind, status: 200, usage });
+      if (endpoint === 'chat.completions') {
+        send(res, 200, {
+          id: `chatcmpl-${log.length}`, object: 'chat.completion', created: 1_700_000_000, model,
+          choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }],
+          usage: { prompt_tokens: input, completion_tokens: visible + reasoning, total_tokens: input + visible + reasoning, completion_tokens_details: { reasoning_tokens: reasoning } },
+        });
+      } else if (endpoint === 'responses') {
+        send(res, 200, {
+          id: `resp_${log.length}`, object: 'response', created_at: 1_700_000_000, model, status: 'completed',
+          output: [{ type: 'message', id: `msg_${log.length}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+          usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: visible + reasoning, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: input + visible + reasoning },
+        });
+      } else if (endpoint === 'messages') {
+        send(res, 200, {
+          id: `msg_${log.length}`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
+          stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: input, output_tokens: visible },
+        });
+      } else {
+        send(res, 200, {
+          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+          // Gemini counts thoughts apart from candidates; both are billed.
+          usageMetadata: { promptTokenCount: input, candidatesTokenCount: visible, thoughtsTokenCount: reasoning, totalTokenCount: input + visible + reasoning },
+          modelVersion: model,
+        });
+      }
+    } catch (err) {
+      send(res, 500, { error: { message: `fake server crashed: ${(err as Error).message}` } });
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    env: {
+      OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `${url}/v1`,
+      ANTHROPIC_API_KEY: 'sk-ant-fake', ANTHROPIC_BASE_URL: url,
+      GEMINI_API_KEY: 'fake-gemini-key', GEMINI_BASE_URL: url,
+    },
+    log,
+    script: (subject, kinds) => scripts.set(subject, [...(scripts.get(subject) ?? []), ...kinds]),
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(v: number) {
+      state.delayMs = v;
+    },
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}

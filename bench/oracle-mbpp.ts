@@ -1,0 +1,79 @@
+/**
+ * Oracle throughput on all 974 MBPP canonicals with their tests (issue 2):
+ *   fork server  — SandboxPool + cache, cold cache, concurrency = cores
+ *   warm rerun   — the same requests again, every one a cache hit
+ *   baseline     — one `python -I sandbox.py once` per suite, same limits, same concurrency
+ * Run: node --import tsx bench/oracle-mbpp.ts [--limit N]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openOracle } from '../activities/exec/oracle.ts';
+import { SANDBOX_SCRIPT } from '../activities/exec/pool.ts';
+import { pythonExecutable } from '../activities/python/interpreter.ts';
+import type { ExecRequest } from '../schemas/exec.ts';
+
+const limitArg = process.argv.indexOf('--limit');
+const limit = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Infinity;
+const mbpp = readFileSync('/work/shared/data/mbpp/mbpp.jsonl', 'utf8').trim().split('\n').slice(0, limit).map((l) => JSON.parse(l));
+const reqs: ExecRequest[] = mbpp.map((r: { code: string; test_list: string[]; test_setup_code: string }) => ({
+  code: r.code.replace(/\r\n/g, '\n'),
+  suite: { kind: 'asserts', tests: r.test_list, ...(r.test_setup_code ? { setup: r.test_setup_code.replace(/\r\n/g, '\n') } : {}) },
+}));
+const cores = availableParallelism();
+
+async function baseline(): Promise<{ seconds: number; passed: number }> {
+  const python = pythonExecutable();
+  const root = mkdtempSync(join(tmpdir(), 'er-bench-'));
+  let next = 0;
+  let passed = 0;
+  const one = (req: ExecRequest) =>
+    new Promise<void>((resolve) => {
+      const child = spawn(python, ['-I', SANDBOX_SCRIPT, 'once', root], { stdio: ['pipe', 'pipe', 'ignore'], detached: true, env: { PATH: '/usr/bin:/bin' } });
+      let out = '';
+      child.stdout.on('data', (b) => (out += b));
+      const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5000);
+      // 'close', not 'exit': stdout may still hold unread outcomes when the process exits.
+      child.on('close', () => {
+        clearTimeout(timer);
+        const outcomes = out.split('\n').filter((l) => l.startsWith('{"i"')).map((l) => JSON.parse(l).o);
+        const n = req.suite.kind === 'asserts' ? req.suite.tests.length : 1;
+        if (outcomes.length === n && outcomes.every((o: string) => o === 'pass')) passed++;
+        resolve();
+      });
+      child.stdin.end(JSON.stringify({ ...req, timeout_s: 5 }));
+    });
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: cores }, async () => {
+    while (next < reqs.length) await one(reqs[next++]);
+  }));
+  const seconds = (performance.now() - t0) / 1000;
+  rmSync(root, { recursive: true, force: true });
+  return { seconds, passed };
+}
+
+async function forkServer(): Promise<{ cold: number; warm: number; passed: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'er-bench-cache-'));
+  const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: cores });
+  await oracle.run({ code: 'pass', suite: { kind: 'asserts', tests: ['assert True'] } }); // start the servers
+  let t0 = performance.now();
+  const results = await oracle.runMany(reqs);
+  const cold = (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  const again = await oracle.runMany(reqs);
+  const warm = (performance.now() - t0) / 1000;
+  if (!again.every((r) => r.cached)) throw new Error('warm rerun executed something');
+  await oracle.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { cold, warm, passed: results.filter((r) => r.passed).length };
+}
+
+const fs = await forkServer();
+const base = await baseline();
+const rate = (s: number) => (reqs.length / s).toFixed(1);
+console.log(`suites: ${reqs.length}, concurrency: ${cores}`);
+console.log(`baseline (python -I per suite): ${base.seconds.toFixed(2)} s, ${rate(base.seconds)} suites/s, ${base.passed} passed`);
+console.log(`fork server, cold cache:        ${fs.cold.toFixed(2)} s, ${rate(fs.cold)} suites/s, ${fs.passed} passed`);
+console.log(`fork server, warm cache:        ${fs.warm.toFixed(3)} s, ${rate(fs.warm)} suites/s`);
+console.log(`ratio cold fork server / baseline: ${(base.seconds / fs.cold).toFixed(2)}x (target >= 5x)`);

@@ -197,7 +197,10 @@ def _set_limits(timeout_s, memory_mb):
 def _isolate(scratch, timeout_s, memory_mb, result_fd):
     """Everything the child does to itself before candidate code runs. Returns what was in force."""
     info = {}
-    os.setsid()
+    try:
+        os.setsid()
+    except PermissionError:  # already a process-group leader (the `once` baseline is started detached)
+        pass
     info["netns"] = _libc.unshare(CLONE_NEWNET) == 0
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):

@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { projectRoot, stateDir } from '../paths.ts';
+import { pythonExecutable } from '../python/interpreter.ts';
+import type { MutationCandidate } from '../../core/mutation/types.ts';
+
+export const MUTATE_SCRIPT = join(projectRoot(), 'infra', 'python', 'mutate.py');
+
+export interface MutateRequest {
+  id: string;
+  code: string;
+  function_name: string;
+}
+export type MutateResponse =
+  | { id: string; ok: true; candidates: MutationCandidate[]; rejected_splices: number }
+  | { id: string; ok: false; error: string };
+
+export interface AnalyzeRequest {
+  id: string;
+  code: string;
+  tests: string[];
+}
+export type AnalyzeResponse =
+  | { id: string; ok: true; defined: string[]; calls: string[][] }
+  | { id: string; ok: false; error: string; defined?: string[] };
+
+/**
+ * Runs mutate.py over a batch: requests as JSON lines on stdin, one response line each on stdout. The batch is
+ * split over `workers` interpreters (pure-Python AST work, one core each). mutate.py only parses the code it
+ * is given, so it runs outside the sandbox.
+ */
+async function runScript<T>(reqs: readonly object[], workers: number): Promise<T[]> {
+  if (reqs.length === 0) return [];
+  const n = Math.max(1, Math.min(workers, Math.ceil(reqs.length / 50)));
+  const size = Math.ceil(reqs.length / n);
+  const chunks = Array.from({ length: n }, (_, i) => reqs.slice(i * size, (i + 1) * size)).filter((c) => c.length);
+  const parts = await Promise.all(chunks.map((c) => runOne<T>(c)));
+  return parts.flat();
+}
+
+function runOne<T>(reqs: readonly object[]): Promise<T[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(pythonExecutable(), ['-I', MUTATE_SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.stdin.on('error', () => {});
+    child.on('close', (code) => {
+      const lines = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim());
+      if (code !== 0 || lines.length !== reqs.length) {
+        reject(new Error(`mutate.py exited ${code} after ${lines.length}/${reqs.length} responses: ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
+        return;
+      }
+      resolve(lines.map((l) => JSON.parse(l) as T));
+    });
+    child.stdin.end(reqs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  });
+}
+
+/**
+ * Candidate cache (SQLite in .execretrieval/): enumeration is deterministic in (script, code, function name),
+ * so the key hashes all three and a changed mutate.py invalidates every entry. A warm build then spends no
+ * time in the enumerator.
+ */
+class MutationCache {
+  private readonly db: Database.Database;
+  private readonly scriptHash = createHash('sha256').update(readFileSync(MUTATE_SCRIPT)).digest('hex');
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec('CREATE TABLE IF NOT EXISTS mutants (key TEXT PRIMARY KEY, response TEXT NOT NULL)');
+  }
+
+  key(r: MutateRequest): string {
+    return createHash('sha256').update(JSON.stringify([this.scriptHash, r.code, r.function_name])).digest('hex');
+  }
+
+  get(key: string): string | undefined {
+    const row = this.db.prepare('SELECT response FROM mutants WHERE key = ?').get(key) as { response: string } | undefined;
+    return row?.response;
+  }
+
+  putMany(rows: readonly [string, string][]): void {
+    const stmt = this.db.prepare('INSERT OR REPLACE INTO mutants (key, response) VALUES (?, ?)');
+    this.db.transaction(() => rows.forEach(([k, v]) => stmt.run(k, v)))();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+export interface MutatorOptions {
+  /** SQLite file for enumerated candidates; null disables caching. Default `.execretrieval/mutation-cache.sqlite`. */
+  cachePath?: string | null;
+  workers?: number;
+}
+
+/** Enumerates every candidate mutant for each request (in the request order). */
+export async function enumerateMutants(reqs: readonly MutateRequest[], opts: MutatorOptions = {}): Promise<MutateResponse[]> {
+  const cachePath = opts.cachePath === undefined ? join(stateDir(), 'mutation-cache.sqlite') : opts.cachePath;
+  if (cachePath) mkdirSync(join(cachePath, '..'), { recursive: true });
+  const cache = cachePath ? new MutationCache(cachePath) : null;
+  try {
+    const out: (MutateResponse | undefined)[] = new Array(reqs.length);
+    const missing: number[] = [];
+    reqs.forEach((r, i) => {
+      const hit = cache?.get(cache.key(r));
+      if (hit) out[i] = { ...(JSON.parse(hit) as MutateResponse), id: r.id };
+      else missing.push(i);
+    });
+    const fresh = await runScript<MutateResponse>(missing.map((i) => ({ op: 'mutate', ...reqs[i] })), opts.workers ?? cpus().length);
+    missing.forEach((i, k) => (out[i] = fresh[k]));
+    // Only successful enumerations are cached: an error may come from a transient cause (e.g. memory).
+    cache?.putMany(missing.filter((i) => out[i]!.ok).map((i) => [cache.key(reqs[i]), JSON.stringify(out[i])]));
+    return out as MutateResponse[];
+  } finally {
+    cache?.close();
+  }
+}
+
+/** Top-level names a module defines and the names each test calls (for importers that infer function names). */
+export async function analyzeCode(reqs: readonly AnalyzeRequest[], workers = cpus().length): Promise<AnalyzeResponse[]> {
+  return runScript<AnalyzeResponse>(reqs.map((r) => ({ op: 'analyze', ...r })), workers);
+}

@@ -1,0 +1,49 @@
+import { Xoshiro128 } from '../stats/prng.ts';
+import type { MutationCandidate } from './types.ts';
+
+/** FNV-1a (32-bit) of a string: turns (seed, task id) into a per-task PRNG seed, so one task's order does not
+ * depend on which other tasks are in the batch. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+function shuffled<T>(items: readonly T[], rng: Xoshiro128): T[] {
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.nextInt(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * The order in which a task's candidates are verified: a seeded shuffle within each bug type, then the types
+ * taken round-robin (in a seeded order) so the first few candidates cover as many bug types as exist.
+ * Candidates inside `while` loops go after all others (a mutated loop counter is the usual infinite loop,
+ * and a timeout costs more than every other verification). Returns indices into `candidates`.
+ */
+export function verificationOrder(candidates: readonly MutationCandidate[], seed: number, taskId: string): number[] {
+  const rng = new Xoshiro128(fnv1a(`${seed}:${taskId}`));
+  const tiers = [false, true].map((inWhile) => {
+    const byType = new Map<string, number[]>();
+    candidates.forEach((c, i) => {
+      if (c.in_while !== inWhile) return;
+      const list = byType.get(c.bug_type) ?? [];
+      list.push(i);
+      byType.set(c.bug_type, list);
+    });
+    const types = shuffled([...byType.keys()].sort(), rng);
+    const queues = types.map((t) => shuffled(byType.get(t)!, rng));
+    const out: number[] = [];
+    for (let round = 0; queues.some((q) => round < q.length); round++) {
+      for (const q of queues) if (round < q.length) out.push(q[round]);
+    }
+    return out;
+  });
+  return [...tiers[0], ...tiers[1]];
+}

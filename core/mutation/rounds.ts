@@ -1,0 +1,71 @@
+import { distinctBugTypes, selectDistractors } from './select.ts';
+import type { MutationCandidate, VerifiedCandidate } from './types.ts';
+
+/** Verification state of one task: candidates are verified a few at a time, in priority order. */
+export interface TaskProgress {
+  candidates: readonly MutationCandidate[];
+  /** Indices into `candidates`, in verification order. */
+  order: readonly number[];
+  tried: Set<number>;
+  /** Every verified candidate, in the order of the planned rounds (so results never depend on timing). */
+  verified: VerifiedCandidate[];
+}
+
+export interface RoundLimits {
+  /** Distractors wanted per task (the profile's maximum). */
+  max: number;
+  /** Candidates verified per task per round. */
+  roundSize: number;
+  /** Stop after this many verified candidates per task, found or not (bounds the cost of hopeless tasks). */
+  cap: number;
+}
+
+export const kept = (p: TaskProgress) => p.verified.filter((v) => v.verdict === 'kept');
+
+/**
+ * True when more verification cannot improve the selection: `max` distractors are chosen and they cover as
+ * many bug types as the task can still offer (kept or untried), or nothing is left to try, or the cap is hit.
+ */
+export function isDone(p: TaskProgress, limits: RoundLimits): boolean {
+  if (p.tried.size >= Math.min(limits.cap, p.candidates.length)) return true;
+  const sel = selectDistractors(kept(p), limits.max);
+  if (sel.length < limits.max) return false;
+  return distinctBugTypes(sel) >= Math.min(limits.max, availableTypes(p).size);
+}
+
+function availableTypes(p: TaskProgress): Set<string> {
+  const types = new Set(kept(p).map((v) => v.candidate.bug_type));
+  p.order.forEach((i) => {
+    if (!p.tried.has(i)) types.add(p.candidates[i].bug_type);
+  });
+  return types;
+}
+
+/**
+ * The next candidates to verify for one task ([] when done): first the next untried candidate of each bug type
+ * not yet among the kept, then (only while fewer than `max` are selectable) more in priority order.
+ */
+export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
+  if (isDone(p, limits)) return [];
+  const budget = Math.min(limits.roundSize, limits.cap - p.tried.size);
+  const have = new Set(kept(p).map((v) => v.candidate.bug_type));
+  const picked: number[] = [];
+  const seenType = new Set<string>();
+  for (const i of p.order) {
+    if (picked.length >= budget) break;
+    const t = p.candidates[i].bug_type;
+    if (!p.tried.has(i) && !have.has(t) && !seenType.has(t)) {
+      picked.push(i);
+      seenType.add(t);
+    }
+  }
+  if (selectDistractors(kept(p), limits.max).length < limits.max) {
+    for (const i of p.order) {
+      if (picked.length >= budget) break;
+      if (!p.tried.has(i) && !picked.includes(i)) picked.push(i);
+    }
+  }
+  // Keep verification order within the round, so `verified` is in priority order.
+  const rank = new Map(p.order.map((i, r) => [i, r]));
+  return picked.sort((a, b) => rank.get(a)! - rank.get(b)!);
+}

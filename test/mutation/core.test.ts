@@ -1,0 +1,87 @@
+// Pure mutation logic: classification, ordering, selection, round planning, descriptions, yield counts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classifyOutcomes } from '../../core/mutation/classify.ts';
+import { verificationOrder } from '../../core/mutation/order.ts';
+import { selectDistractors } from '../../core/mutation/select.ts';
+import { isDone, nextRound, type TaskProgress } from '../../core/mutation/rounds.ts';
+import { describeMutation } from '../../core/mutation/describe.ts';
+import { buildYieldReport } from '../../core/mutation/yieldReport.ts';
+import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
+import type { BugType } from '../../schemas/task.ts';
+
+function cand(bug_type: BugType, n: number, in_while = false): MutationCandidate {
+  return { operator: `op_${bug_type}`, bug_type, start: n, end: n + 1, line: 1, original: 'x', replacement: 'y', code: `c${bug_type}${n}`, in_while };
+}
+const kept = (c: MutationCandidate, failing: number[]): VerifiedCandidate => ({ candidate: c, verdict: 'kept', failing_tests: failing });
+
+test('classification follows the paper: fail a test, and at least one failure is wrong output', () => {
+  assert.deepEqual(classifyOutcomes(['pass', 'pass']), { verdict: 'equivalent', failing_tests: [] });
+  assert.deepEqual(classifyOutcomes(['pass', 'ERROR: TypeError', 'TIMEOUT']), { verdict: 'crash_only', failing_tests: [1, 2] });
+  assert.deepEqual(classifyOutcomes(['FAIL', 'ERROR: TypeError', 'pass']), { verdict: 'kept', failing_tests: [0, 1] });
+  assert.deepEqual(classifyOutcomes(['pass', 'FAIL: expected 3']), { verdict: 'kept', failing_tests: [1] });
+});
+
+test('verification order is seeded, a permutation, round-robin over bug types, while-loop candidates last', () => {
+  const cs = [cand('off_by_one', 1), cand('off_by_one', 2), cand('off_by_one', 3), cand('wrong_operator', 4),
+    cand('wrong_comparison', 5, true), cand('wrong_operator', 6), cand('swap_arguments', 7)];
+  const a = verificationOrder(cs, 7, 't1');
+  assert.deepEqual(a, verificationOrder(cs, 7, 't1'), 'same seed, same order');
+  assert.deepEqual([...a].sort(), [0, 1, 2, 3, 4, 5, 6]);
+  assert.equal(a[a.length - 1], 4, 'the only in-while candidate is last');
+  // The first three cover the three non-loop bug types.
+  assert.equal(new Set(a.slice(0, 3).map((i) => cs[i].bug_type)).size, 3);
+  const orders = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((s) => verificationOrder(cs, s, 't1').join()));
+  assert.ok(orders.size > 1, 'the seed changes the order');
+});
+
+test('selection: distinct bug types first, then distinct failing subsets, never all identical', () => {
+  const a = cand('off_by_one', 1), b = cand('off_by_one', 2), c = cand('wrong_operator', 3), d = cand('off_by_one', 4), e = cand('off_by_one', 5);
+  // Types first: a (off_by_one) and c (wrong_operator); then a new subset (d: [2]) before a repeated one (b: [0]).
+  const sel = selectDistractors([kept(a, [0]), kept(b, [0]), kept(c, [0, 1]), kept(d, [2]), kept(e, [0])], 3);
+  assert.deepEqual(sel.map((v) => v.candidate), [a, c, d]);
+  // Four distinct types that all fail the same subset: the last is swapped for one with another subset.
+  const t = [cand('off_by_one', 1), cand('wrong_operator', 2), cand('swap_arguments', 3), cand('wrong_comparison', 4)];
+  const x = cand('off_by_one', 9);
+  const sel2 = selectDistractors([...t.map((c2) => kept(c2, [0, 1, 2])), kept(x, [1])], 4);
+  assert.deepEqual(sel2.map((v) => v.candidate), [t[0], t[1], t[2], x]);
+  // Nothing with another subset exists: keep one (two or more identical ones fail the gate).
+  const sel3 = selectDistractors(t.map((c2) => kept(c2, [0])), 4);
+  assert.equal(sel3.length, 1);
+  assert.equal(selectDistractors([], 4).length, 0);
+});
+
+test('rounds: first one per missing bug type, stop once the selection cannot improve', () => {
+  const cs = [cand('off_by_one', 1), cand('off_by_one', 2), cand('wrong_operator', 3), cand('wrong_operator', 4), cand('swap_arguments', 5), cand('off_by_one', 6)];
+  const p: TaskProgress = { candidates: cs, order: [0, 2, 4, 1, 3, 5], tried: new Set(), verified: [] };
+  const limits = { max: 4, roundSize: 4, cap: 40 };
+  assert.deepEqual(nextRound(p, limits), [0, 2, 4, 1], 'one per type, then fill in order');
+  const fail = [[0], [1], [0, 1], [2]];
+  [0, 2, 4, 1].forEach((i, k) => { p.tried.add(i); p.verified.push(kept(cs[i], fail[k])); });
+  assert.ok(isDone(p, limits), '4 kept covering all 3 available types');
+  assert.deepEqual(nextRound(p, limits), []);
+  // An equivalent mutant of a type leaves that type wanted while its candidates remain.
+  const q: TaskProgress = { candidates: cs, order: [0, 2, 4, 1, 3, 5], tried: new Set([0, 2, 4, 1]), verified: [
+    kept(cs[0], [0]), kept(cs[2], [1]), { candidate: cs[4], verdict: 'equivalent', failing_tests: [] }, kept(cs[1], [2])] };
+  assert.deepEqual(nextRound(q, limits), [3, 5], 'fewer than 4 selectable: keep going in order');
+  assert.ok(isDone({ ...q, tried: new Set([0, 1, 2, 3, 4, 5]) }, limits), 'nothing left to try');
+  assert.ok(isDone({ ...q, tried: new Set([0, 2]) }, { ...limits, cap: 2 }), 'cap reached');
+});
+
+test('bug descriptions say what changed and where', () => {
+  const canonical = 'def f(n):\n    for i in range(1, n):\n        pass\n';
+  const c: MutationCandidate = { operator: 'int_constant', bug_type: 'off_by_one', start: 29, end: 30, line: 2, original: '1', replacement: '2', code: '', in_while: false };
+  assert.equal(describeMutation(c, canonical), 'off_by_one at line 2: changed the integer constant 1 to 2 in `for i in range(1, n):`');
+});
+
+test('yield report counts per operator and bug type; verified = equivalent + crash_only + kept', () => {
+  const a = cand('off_by_one', 1), b = cand('off_by_one', 2), c = cand('wrong_operator', 3);
+  const r = buildYieldReport([
+    { candidates: [a, b, c], verified: [kept(a, [0]), { candidate: b, verdict: 'equivalent', failing_tests: [] }], selected: [kept(a, [0])] },
+    { candidates: [c], verified: [{ candidate: c, verdict: 'crash_only', failing_tests: [0] }], selected: [] },
+  ]);
+  assert.deepEqual(r.total, { candidates: 4, verified: 3, equivalent: 1, crash_only: 1, kept: 1, selected: 1 });
+  assert.deepEqual(r.by_bug_type.off_by_one, { candidates: 2, verified: 2, equivalent: 1, crash_only: 0, kept: 1, selected: 1 });
+  assert.deepEqual(r.by_operator.op_wrong_operator, { candidates: 2, verified: 1, equivalent: 0, crash_only: 1, kept: 0, selected: 0 });
+  assert.deepEqual(r.selected_per_task, { '0': 1, '1': 1 });
+});

@@ -1,0 +1,106 @@
+// infra/python/mutate.py through its batch runner: every candidate is one byte splice of the canonical.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeCode, enumerateMutants } from '../../activities/mutation/mutator.ts';
+import { BUG_TYPES } from '../../schemas/task.ts';
+import type { MutationCandidate } from '../../core/mutation/types.ts';
+
+const RICH = [
+  'import math',
+  'def score(xs, n):  # keep this comment',
+  '    if not xs:',
+  '        return -1',
+  '',
+  '    total = 0',
+  '    for i in range(1, len(xs)):',
+  '        if xs[i] > 0 and xs[i] % 2 == 0:',
+  '            total += xs[i] * 2',
+  '    label = "é" if n <= 3 else max(n, 2)',
+  '    return (total - n) - 1, label',
+  '',
+].join('\n');
+
+async function mutants(code: string, fn: string): Promise<MutationCandidate[]> {
+  const [r] = await enumerateMutants([{ id: 'x', code, function_name: fn }], { cachePath: null, workers: 1 });
+  assert.ok(r.ok, !r.ok ? r.error : '');
+  return r.ok ? r.candidates : [];
+}
+
+const find = (cs: MutationCandidate[], op: string, original: string, replacement: string) =>
+  cs.find((c) => c.operator === op && c.original === original && c.replacement === replacement);
+
+test('every candidate is the canonical with exactly one byte span replaced', async () => {
+  const cs = await mutants(RICH, 'score');
+  const canon = Buffer.from(RICH, 'utf8');
+  assert.ok(cs.length > 30, `only ${cs.length} candidates`);
+  for (const c of cs) {
+    const expected = Buffer.concat([canon.subarray(0, c.start), Buffer.from(c.replacement, 'utf8'), canon.subarray(c.end)]);
+    assert.equal(c.code, expected.toString('utf8'), `${c.operator} at ${c.start}`);
+    assert.equal(canon.subarray(c.start, c.end).toString('utf8'), c.original);
+    assert.ok(c.code.includes('# keep this comment'), 'comments survive');
+    assert.notEqual(c.code, RICH);
+  }
+  assert.equal(new Set(cs.map((c) => c.code)).size, cs.length, 'no duplicate mutants');
+});
+
+test('all six bug types are produced, with the operators the issue names', async () => {
+  const cs = await mutants(RICH, 'score');
+  for (const t of BUG_TYPES) assert.ok(cs.some((c) => c.bug_type === t), `missing ${t}`);
+  assert.ok(find(cs, 'boundary_shift', '<=', '<'));
+  assert.ok(find(cs, 'flip_comparison', '>', '<'));
+  assert.ok(find(cs, 'negate_equality', '==', '!='));
+  assert.ok(find(cs, 'int_constant', '1', '2'));
+  assert.ok(find(cs, 'range_bound', 'len(xs)', 'len(xs) - 1'));
+  assert.ok(find(cs, 'aug_operator', '+=', '-='));
+  assert.ok(find(cs, 'bool_operator', 'xs[i] > 0 and xs[i] % 2 == 0', 'xs[i] > 0 or xs[i] % 2 == 0'));
+  assert.ok(find(cs, 'swap_call_args', 'n, 2', '2, n'));
+  assert.ok(find(cs, 'swap_builtin', 'max', 'min'));
+  // Operands of `-` keep their own parentheses when swapped.
+  assert.ok(find(cs, 'swap_operands', '(total - n) - 1', '1 - (total - n)'));
+  const guard = find(cs, 'remove_guard', '    if not xs:\n        return -1\n', '');
+  assert.ok(guard, 'early-exit guard deleted as whole lines');
+  assert.equal(guard.line, 3);
+  assert.ok(find(cs, 'drop_condition', 'xs[i] > 0 and ', ''));
+});
+
+test('byte offsets are UTF-8 offsets (a multi-byte character before the edit)', async () => {
+  const code = 'def f(s):\n    t = "ééé"\n    return len(s) < 3\n';
+  const cs = await mutants(code, 'f');
+  const c = find(cs, 'boundary_shift', '<', '<=')!;
+  assert.ok(c);
+  assert.equal(c.start, Buffer.from(code, 'utf8').indexOf('<'));
+  assert.equal(c.line, 3);
+});
+
+test('a token edit that precedence would regroup is parenthesised, never mislabelled', async () => {
+  // `a * b + c` with + -> * stays (a*b)*c; `a + b * c` with * -> + must not become (a+b)+c.
+  const cs = await mutants('def g(a, b, c):\n    return a - b * c\n', 'g');
+  const mult = cs.filter((c) => c.operator === 'arith_operator' && c.original.includes('*'));
+  assert.deepEqual(mult.map((c) => [c.original, c.replacement]), [
+    ['b * c', '(b + c)'], // `a - b + c` would mean (a - b) + c
+    ['*', '//'], // same precedence: the token alone
+  ]);
+});
+
+test('the same input gives the same candidates; bad input gives a clear error, the batch goes on', async () => {
+  const reqs = [
+    { id: 'a', code: RICH, function_name: 'score' },
+    { id: 'b', code: 'def broken(:\n  pass\n', function_name: 'broken' },
+    { id: 'c', code: 'def other():\n    return 1\n', function_name: 'missing' },
+    { id: 'd', code: 'def h(x):\n    return x\n', function_name: 'h' },
+  ];
+  const r1 = await enumerateMutants(reqs, { cachePath: null, workers: 2 });
+  const r2 = await enumerateMutants(reqs, { cachePath: null, workers: 1 });
+  assert.deepEqual(r1, r2);
+  assert.deepEqual(r1.map((r) => r.ok), [true, false, false, true]);
+  assert.match(!r1[1].ok ? r1[1].error : '', /SyntaxError/);
+  assert.match(!r1[2].ok ? r1[2].error : '', /does not define function 'missing'/);
+  assert.deepEqual(r1[3].ok && r1[3].candidates, []);
+});
+
+test('analyze lists top-level definitions and the names each test calls', async () => {
+  const [r] = await analyzeCode([{ id: '1', code: 'import re\nclass Node: pass\ndef f(x):\n    return x\n', tests: ['assert set(f(1)) == {1}', 'assert obj.f(2)'] }]);
+  assert.ok(r.ok);
+  assert.deepEqual(r.ok && r.defined, ['Node', 'f']);
+  assert.deepEqual(r.ok && r.calls, [['set', 'f'], ['f']]);
+});

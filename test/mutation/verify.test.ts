@@ -1,0 +1,79 @@
+// Mutation + verification against the real execution oracle (sandboxed Python children).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
+import { mutateAndVerify, type MutationJob } from '../../activities/mutation/verify.ts';
+import { isBareFailure } from '../../schemas/exec.ts';
+
+let oracle: Oracle;
+before(async () => {
+  oracle = await openOracle({ cachePath: null, concurrency: 2 });
+});
+after(async () => {
+  await oracle.close();
+});
+
+const clamp: MutationJob = {
+  task_id: 'clamp',
+  function_name: 'clamp_count',
+  canonical: [
+    'def clamp_count(xs, lo, hi):',
+    '    """Count values in [lo, hi]."""',
+    '    if lo > hi:',
+    '        raise ValueError("empty range")',
+    '    n = 0',
+    '    for x in xs:',
+    '        if x >= lo and x <= hi:',
+    '            n += 1',
+    '    return n',
+    '',
+  ].join('\n'),
+  suite: {
+    kind: 'asserts',
+    tests: [
+      'assert clamp_count([1, 2, 3], 1, 3) == 3',
+      'assert clamp_count([1, 2, 3], 2, 2) == 1',
+      'assert clamp_count([], 0, 5) == 0',
+      'assert clamp_count([5, 6, 7], 6, 10) == 2',
+      'assert clamp_count([-1, 0, 1], 0, 0) == 1',
+      'try:\n    clamp_count([1], 3, 2)\n    assert False, "no error"\nexcept ValueError:\n    pass',
+      'assert clamp_count([10, 20], 0, 9) == 0',
+    ],
+  },
+};
+const failing: MutationJob = { task_id: 'bad', function_name: 'f', canonical: 'def f(x):\n    return x + 1\n', suite: { kind: 'asserts', tests: ['assert f(1) == 3'] } };
+const nothing: MutationJob = { task_id: 'none', function_name: 'g', canonical: 'def g(s):\n    return s\n', suite: { kind: 'asserts', tests: ['assert g("a") == "a"'] } };
+
+test('selected mutants verifiably fail with wrong output; bad tasks are rejected with reasons; deterministic', async () => {
+  const jobs = [failing, clamp, nothing];
+  const out = await mutateAndVerify(jobs, oracle, { seed: 1, mutator: { cachePath: null } });
+  assert.equal(out[0].rejection?.code, 'CANONICAL_FAILS');
+  assert.match(out[0].rejection!.message, /tests\[0\]: FAIL/);
+  assert.equal(out[2].rejection?.code, 'NO_CANDIDATES');
+
+  const c = out[1];
+  assert.equal(c.rejection, undefined);
+  assert.equal(c.distractors.length, 4);
+  assert.ok(new Set(c.distractors.map((d) => d.bug_type)).size >= 3, 'diverse bug types');
+  assert.ok(new Set(c.distractors.map((d) => d.failing_tests!.join())).size >= 2, 'not all the same failing subset');
+  // Independent re-check: each distractor, run again, fails exactly the recorded tests, one by wrong output.
+  const rerun = await oracle.runMany(c.distractors.map((d) => ({ code: d.code, suite: clamp.suite })));
+  c.distractors.forEach((d, i) => {
+    const failed = rerun[i].outcomes.flatMap((o, t) => (o === 'pass' ? [] : [t]));
+    assert.deepEqual(failed, d.failing_tests);
+    assert.ok(rerun[i].outcomes.some(isBareFailure));
+    assert.match(d.bug_description, new RegExp(`^${d.bug_type} at line ${d.span!.line}: `));
+    // One span: the canonical's bytes around the span are untouched.
+    const canon = Buffer.from(clamp.canonical);
+    const mut = Buffer.from(d.code);
+    assert.deepEqual(mut.subarray(0, d.span!.start), canon.subarray(0, d.span!.start));
+    assert.deepEqual(mut.subarray(mut.length - (canon.length - d.span!.end)), canon.subarray(d.span!.end));
+  });
+  // Every verified verdict agrees with its counts; equivalents exist among tried (e.g. `n += 1` variants) or not,
+  // but kept ones must all have a bare failure.
+  for (const v of c.verified) if (v.verdict === 'kept') assert.ok(v.failing_tests.length > 0);
+  assert.ok(c.verified.length < c.candidates.length, 'stopped early: not every candidate was verified');
+
+  const again = await mutateAndVerify(jobs, oracle, { seed: 1, mutator: { cachePath: null } });
+  assert.deepEqual(again.map((o) => o.distractors), out.map((o) => o.distractors));
+});

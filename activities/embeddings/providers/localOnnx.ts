@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
+import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+
+// Never touch the network: a missing model fails at once with a clear message instead of a hub download.
+env.allowRemoteModels = false;
+
+/**
+ * In-process transformer through @huggingface/transformers (tokenizer, ONNX session on onnxruntime-node,
+ * pooling, normalisation), from a model folder that bootstrap installed.
+ *
+ * Not the `feature-extraction` pipeline: it always truncates at the tokenizer's model_max_length (512 for
+ * BERTs) with no way to pass another, while sentence-transformers truncates at the model card's
+ * max_seq_length (256 for all-MiniLM-L6-v2). The three calls below are what the pipeline does, plus max_length.
+ */
+export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
+  const local = config.local!;
+  const dir = join(penv.modelRoot, local.model_dir);
+  const file = local.dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx';
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', file)]) {
+    if (!existsSync(join(dir, f))) {
+      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
+    }
+  }
+  env.localModelPath = penv.modelRoot;
+  const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true });
+  const model: PreTrainedModel = await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true });
+  const maxLength = config.max_input_tokens ?? undefined;
+
+  return {
+    async embed(texts) {
+      if (texts.length === 0) return { vectors: [], tokens: 0 };
+      const inputs = tokenizer([...texts], { padding: true, truncation: true, max_length: maxLength });
+      const out = (await model(inputs)) as { last_hidden_state: Tensor };
+      let pooled: Tensor = out.last_hidden_state;
+      if (local.pooling === 'mean') pooled = mean_pooling(pooled, inputs.attention_mask as Tensor);
+      else if (local.pooling === 'cls') pooled = pooled.slice(null, 0);
+      if (config.normalize) pooled = pooled.normalize(2, -1);
+      const [n, dim] = pooled.dims;
+      const data = pooled.data as Float32Array;
+      const vectors = Array.from({ length: n }, (_, i) => data.slice(i * dim, (i + 1) * dim));
+      // Tokens actually fed to the model (attention mask ones): what a hosted provider would bill.
+      const mask = (inputs.attention_mask as Tensor).data as BigInt64Array;
+      let tokens = 0;
+      for (const m of mask) tokens += Number(m);
+      return { vectors, tokens };
+    },
+    async close() {
+      await model.dispose();
+    },
+  };
+}

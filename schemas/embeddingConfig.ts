@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * One embedding configuration: a model *and* the way it is invoked (the paper's "documented best-fair-shot
+ * setup"). The same model invoked two ways is two configurations with two `config_id`s.
+ */
+export const EMBEDDING_PROVIDERS = [
+  'openai', // OpenAI embeddings API through the `openai` SDK
+  'gemini', // Gemini API through `@google/genai` (task types)
+  'mistral', // Mistral API through `@mistralai/mistralai`
+  'openai-compatible', // any server speaking OpenAI's /v1/embeddings (text-embeddings-inference, vLLM, Ollama)
+  'local-onnx', // in-process transformer through @huggingface/transformers + onnxruntime-node
+  'local-static', // in-process static (model2vec-style) token-embedding model
+  'bm25', // lexical baseline, no vectors
+] as const;
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+/** How one side (query or document) is sent: a text template and/or a provider-native task type. */
+export const EmbeddingSide = z
+  .object({
+    /** The exact text sent, with `{text}` standing for the input (prefixes and instructions live here). */
+    template: z.string().default('{text}'),
+    /** Provider-native task type (Gemini `taskType`), or null. */
+    task_type: z.string().nullable().default(null),
+  })
+  .strict();
+export type EmbeddingSide = z.infer<typeof EmbeddingSide>;
+
+export const LocalModel = z
+  .object({
+    /** Directory name under the local model root (`.execretrieval/models/`). */
+    model_dir: z.string().min(1),
+    /** How token vectors become one vector (the model card's pooling). */
+    pooling: z.enum(['mean', 'cls', 'none']).default('mean'),
+    /** ONNX weights to load: fp32 (`model.onnx`) or q8 (`model_quantized.onnx`). */
+    dtype: z.enum(['fp32', 'q8']).default('fp32'),
+    /** Registry package the weights come from (for the audit trail). */
+    package: z.string().nullable().default(null),
+  })
+  .strict();
+export type LocalModel = z.infer<typeof LocalModel>;
+
+export const EmbeddingConfig = z
+  .object({
+    config_id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, . _ - (used as a directory name)'),
+    family: z.string().min(1),
+    provider: z.enum(EMBEDDING_PROVIDERS),
+    model: z.string().min(1),
+    model_revision: z.string().nullable().default(null),
+    /** Vector length we store; null only for bm25. */
+    dimensions: z.number().int().positive().nullable(),
+    /** Truncated output requested from the provider (Matryoshka `dimensions` / `outputDimensionality`); null = model default. */
+    output_dimensionality: z.number().int().positive().nullable().default(null),
+    query: EmbeddingSide.default({ template: '{text}', task_type: null }),
+    document: EmbeddingSide.default({ template: '{text}', task_type: null }),
+    /** L2-normalise every vector after it arrives (so cosine = dot). */
+    normalize: z.boolean().default(true),
+    similarity: z.enum(['cosine', 'dot', 'bm25']).default('cosine'),
+    /** Storage dtype of the matrices. */
+    dtype: z.literal('float32').default('float32'),
+    batch_size: z.number().int().positive().max(2048).default(64),
+    max_input_tokens: z.number().int().positive().nullable().default(null),
+    /** USD per million input tokens (hosted list price when the registry entry was written); null = free/unknown. */
+    price_usd_per_million_tokens: z.number().nonnegative().nullable().default(null),
+    /** Environment variable holding the API key (never the key itself). */
+    api_key_env: z.string().nullable().default(null),
+    /** Environment variable holding the base URL (OpenAI-compatible servers); overrides `base_url`. */
+    base_url_env: z.string().nullable().default(null),
+    base_url: z.string().nullable().default(null),
+    local: LocalModel.nullable().default(null),
+    bm25: z.object({ k1: z.number().nonnegative(), b: z.number().min(0).max(1) }).strict().nullable().default(null),
+    /** Where the invocation is documented (model card, API reference). */
+    source: z.string().default(''),
+    /** One of the paper's 23 + BM25 configurations. */
+    paper: z.boolean().default(false),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    for (const side of ['query', 'document'] as const) {
+      if (c[side].template.split('{text}').length !== 2) {
+        ctx.addIssue({ code: 'custom', path: [side, 'template'], message: 'must contain {text} exactly once' });
+      }
+    }
+    if (c.provider === 'bm25') {
+      if (!c.bm25) ctx.addIssue({ code: 'custom', path: ['bm25'], message: 'bm25 provider needs {k1, b}' });
+      if (c.similarity !== 'bm25') ctx.addIssue({ code: 'custom', path: ['similarity'], message: 'bm25 provider scores with bm25' });
+    } else if (c.dimensions == null) {
+      ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'dense configurations need dimensions' });
+    }
+    if ((c.provider === 'local-onnx' || c.provider === 'local-static') && !c.local) {
+      ctx.addIssue({ code: 'custom', path: ['local'], message: `${c.provider} needs local.model_dir` });
+    }
+    if (c.output_dimensionality != null && c.output_dimensionality !== c.dimensions) {
+      ctx.addIssue({ code: 'custom', path: ['output_dimensionality'], message: 'must equal dimensions (the stored length)' });
+    }
+  });
+export type EmbeddingConfig = z.infer<typeof EmbeddingConfig>;
+export type EmbeddingConfigInput = z.input<typeof EmbeddingConfig>;
+
+/** A registry file: `{ "configs": [...] }`. */
+export const EmbeddingConfigFile = z.object({ configs: z.array(z.unknown()) }).strict();

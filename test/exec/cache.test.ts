@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,10 @@ test('a cache hit returns the stored result without executing; results survive r
     const t = readParquet(out);
     assert.equal(t.numRows, 2);
     assert.deepEqual(JSON.parse(t.getChild('outcomes_json')!.get(0) as string), ['pass', 'FAIL']);
+    // And with an independent reader (pyarrow, installed into .venv by bootstrap).
+    const venvPython = new URL('../../.venv/bin/python', import.meta.url).pathname;
+    const seen = execFileSync(venvPython, ['-c', 'import sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, sorted(t.column("n_pass").to_pylist()))', out], { encoding: 'utf8' });
+    assert.equal(seen.trim(), '2 [1, 1]');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""Check hand-written (TRUSTED) task files before they ship: schema-level fields, unique names, test shape,
+canonical passes its own tests, and a rough single-edit mutation pre-check.
+
+Our own authoring tool, not the project's gate: it executes only the curated canonicals and single-edit
+mutants of them, each in a forked child of a worker subprocess with a timeout and an address-space limit.
+Code under test from users never goes through here; that goes through the execution oracle.
+
+The mutation pre-check mirrors the six bug types the mechanical engine (issue 3) uses, so a task that this
+tool cannot give 4 wrong-output mutants of >= 3 bug types is found while the task is being written.
+
+Usage:
+  check_tasks.py [--mutants] [--curated] [--mbpp PATH] [--json] [--timeout S] PATH...   (files or dirs of *.jsonl)
+Exit status 0 when every task passes every check that was asked for, 1 otherwise, 2 on usage errors.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DOMAINS = (
+    'bit_manipulation', 'collections', 'data_transformation', 'date_time', 'geometry',
+    'math_numerical', 'sorting_searching', 'state_machines', 'string_processing', 'validation',
+)
+MIN_TESTS, MAX_TESTS = 7, 10
+# Gate default profile (issue 2): 4 distractors of >= 3 bug types (issue 3's curated target).
+NEED_MUTANTS, NEED_TYPES = 4, 3
+# Canonicals run in milliseconds; a mutant that loops forever should cost little. Overridable (--test-timeout).
+PER_TEST_TIMEOUT_S = 0.3
+
+
+# ----------------------------------------------------------------------------------------------- static checks
+
+def _calls_name(node: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name for n in ast.walk(node))
+
+
+def static_problems(rec: object, curated: bool, domain_from_file: str | None) -> list[str]:
+    """Field-level problems of one record, each 'field: message'."""
+    if not isinstance(rec, dict):
+        return ['record: not a JSON object']
+    out: list[str] = []
+    for key in ('task_id', 'query', 'function_name', 'canonical'):
+        if not isinstance(rec.get(key), str) or not rec[key].strip():
+            out.append(f'{key}: missing or not a non-empty string')
+    if out:
+        return out
+    name = rec['function_name']
+    dom = rec.get('domain')
+    if curated:
+        if dom not in DOMAINS:
+            out.append(f'domain: {dom!r} is not one of the ten domains')
+        elif domain_from_file and dom != domain_from_file:
+            out.append(f'domain: {dom!r} in file for {domain_from_file!r}')
+        if not re.fullmatch(rf'cur_{re.escape(str(dom))}_\d\d', rec['task_id']):
+            out.append(f'task_id: {rec["task_id"]!r} does not match cur_<domain>_<nn>')
+        if name in rec['query']:
+            out.append('query: mentions the function name')
+        if rec.get('distractors', []) != []:
+            out.append('distractors: curated tasks ship with [] (the mechanical engine fills them)')
+    if not isinstance(rec.get('distractors', []), list):
+        out.append('distractors: not a list')
+    tests = rec.get('tests')
+    if not isinstance(tests, dict) or tests.get('kind') != 'asserts' or not isinstance(tests.get('tests'), list):
+        return out + ['tests: expected {"kind": "asserts", "tests": [...]}']
+    lst = tests['tests']
+    if not (MIN_TESTS <= len(lst) <= MAX_TESTS):
+        out.append(f'tests.tests: {len(lst)} tests, expected {MIN_TESTS}-{MAX_TESTS}')
+    if len(set(lst)) != len(lst):
+        out.append('tests.tests: duplicate tests')
+    try:
+        tree = ast.parse(rec['canonical'])
+    except SyntaxError as e:
+        return out + [f'canonical: SyntaxError line {e.lineno}: {e.msg}']
+    if not any(isinstance(s, ast.FunctionDef) and s.name == name for s in tree.body):
+        out.append(f'canonical: does not define {name}() at top level')
+    for i, t in enumerate(lst):
+        if not isinstance(t, str):
+            out.append(f'tests.tests[{i}]: not a string')
+            continue
+        try:
+            mod = ast.parse(t)
+        except SyntaxError as e:
+            out.append(f'tests.tests[{i}]: SyntaxError: {e.msg}')
+            continue
+        if len(mod.body) != 1 or not isinstance(mod.body[0], ast.Assert) or '\n' in t.strip():
+            out.append(f'tests.tests[{i}]: not a single-line assert statement')
+        elif not _calls_name(mod.body[0], name):
+            out.append(f'tests.tests[{i}]: does not call {name}()')
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- mutations
+
+@dataclass
+class Mutant:
+    bug_type: str
+    operator: str
+    line: int
+    description: str
+    code: str
+    outcomes: list[str] = field(default_factory=list)
+
+
+class _Src:
+    """UTF-8 byte view of a source, so ast's byte columns can be spliced without touching any other byte."""
+
+    def __init__(self, text: str):
+        self.b = text.encode()
+        self.line_starts = [0]
+        for i, ch in enumerate(self.b):
+            if ch == 0x0A:
+                self.line_starts.append(i + 1)
+
+    def off(self, line: int, col: int) -> int:
+        return self.line_starts[line - 1] + col
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return self.off(node.lineno, node.col_offset), self.off(node.end_lineno, node.end_col_offset)
+
+    def text(self, a: int, b: int) -> str:
+        return self.b[a:b].decode()
+
+    def splice(self, edits: list[tuple[int, int, str]]) -> str:
+        out = self.b
+        for a, b, rep in sorted(edits, reverse=True):
+            out = out[:a] + rep.encode() + out[b:]
+        return out.decode()
+
+    def op_between(self, a: int, b: int) -> tuple[int, int] | None:
+        """Span of the operator token between two operand spans (parens and whitespace are not part of it)."""
+        seg = self.b[a:b]
+        lo, hi = 0, len(seg)
+        strip = b' \t\r\n\\()'
+        while lo < hi and seg[lo] in strip:
+            lo += 1
+        while hi > lo and seg[hi - 1] in strip:
+            hi -= 1
+        if lo >= hi or b'#' in seg:
+            return None
+        return a + lo, a + hi
+
+
+BINOP_SYMBOL = {ast.Add: '+', ast.Sub: '-', ast.Mult: '*', ast.Div: '/', ast.FloorDiv: '//', ast.Mod: '%',
+                ast.Pow: '**', ast.LShift: '<<', ast.RShift: '>>', ast.BitAnd: '&', ast.BitOr: '|', ast.BitXor: '^'}
+# Replacements a mutation-testing tool would make (cosmic-ray / mutmut style arithmetic and bitwise swaps).
+BINOP_SWAP = {'+': ['-'], '-': ['+'], '*': ['+', '//'], '/': ['*', '//'], '//': ['/', '*', '%'], '%': ['//'],
+              '**': ['*'], '<<': ['>>'], '>>': ['<<'], '&': ['|', '^'], '|': ['&', '^'], '^': ['|', '&']}
+NON_COMMUTATIVE = {'-', '/', '//', '%', '**', '<<', '>>'}
+CMP_SYMBOL = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==', ast.NotEq: '!=',
+              ast.In: 'in', ast.NotIn: 'not in', ast.Is: 'is', ast.IsNot: 'is not'}
+WRONG_CMP = {'<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '!=', '!=': '==', 'in': 'not in',
+             'not in': 'in', 'is': 'is not', 'is not': 'is'}
+BOUNDARY = {'<': '<=', '<=': '<', '>': '>=', '>=': '>'}
+
+
+def _needs_parens(node: ast.AST) -> bool:
+    return not isinstance(node, (ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Subscript))
+
+
+def _early_exit(stmt: ast.If) -> bool:
+    """An edge-case guard: an `if` without else whose body ends by returning, raising or skipping."""
+    return not stmt.orelse and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def enumerate_mutants(code: str, function_name: str) -> list[Mutant]:
+    """Every single-edit mutant of the six bug types at every site, in source order (deterministic)."""
+    src = _Src(code)
+    tree = ast.parse(code)
+    out: list[Mutant] = []
+
+    def add(bug_type: str, operator: str, node: ast.AST, edits: list[tuple[int, int, str]], what: str) -> None:
+        new = src.splice(edits)
+        if new == code:
+            return
+        out.append(Mutant(bug_type, operator, getattr(node, 'lineno', 0), what, new))
+
+    for node in ast.walk(tree):
+        # off_by_one: integer constants +-1; range() arguments and slice bounds +-1.
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            a, b = src.span(node)
+            for d in (1, -1):
+                v = node.value + d
+                add('off_by_one', 'const', node, [(a, b, str(v))], f'{node.value} -> {v}')
+        bounds: list[ast.AST] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'range':
+            bounds = list(node.args)
+        if isinstance(node, ast.Slice):
+            bounds = [x for x in (node.lower, node.upper) if x is not None]
+        for bnd in bounds:
+            if isinstance(bnd, ast.Constant):
+                continue  # already covered by the constant operator
+            a, b = src.span(bnd)
+            t = src.text(a, b)
+            t = f'({t})' if _needs_parens(bnd) else t
+            for d in ('+ 1', '- 1'):
+                add('off_by_one', 'bound', bnd, [(a, b, f'{t} {d}')], f'bound {src.text(a, b)} {d}')
+        # wrong_operator / swap_arguments on binary operators.
+        if isinstance(node, (ast.BinOp, ast.AugAssign)):
+            left = node.left if isinstance(node, ast.BinOp) else node.target
+            right = node.right if isinstance(node, ast.BinOp) else node.value
+            sym = BINOP_SYMBOL.get(type(node.op))
+            la, lb = src.span(left)
+            ra, rb = src.span(right)
+            sp = src.op_between(lb, ra)
+            if sym and sp:
+                cur = src.text(*sp)
+                for rep in BINOP_SWAP.get(sym, []):
+                    new = rep + '=' if isinstance(node, ast.AugAssign) else rep
+                    add('wrong_operator', 'binop', node, [(sp[0], sp[1], new)], f'{cur} -> {new}')
+                if isinstance(node, ast.BinOp) and sym in NON_COMMUTATIVE:
+                    add('swap_arguments', 'operands', node,
+                        [(la, lb, src.text(ra, rb)), (ra, rb, src.text(la, lb))], f'swap operands of {sym}')
+        if isinstance(node, ast.BoolOp):
+            for i in range(1, len(node.values)):
+                sp = src.op_between(src.span(node.values[i - 1])[1], src.span(node.values[i])[0])
+                if sp:
+                    cur = src.text(*sp)
+                    new = 'or' if cur == 'and' else 'and'
+                    add('wrong_operator', 'boolop', node, [(sp[0], sp[1], new)], f'{cur} -> {new}')
+            # remove_edge_case_check: drop one condition of a boolean test.
+            for i in range(len(node.values)):
+                if i == 0:
+                    a, b = src.span(node.values[0])[0], src.span(node.values[1])[0]
+                else:
+                    a, b = src.span(node.values[i - 1])[1], src.span(node.values[i])[1]
+                add('remove_edge_case_check', 'drop_condition', node, [(a, b, '')], f'drop condition {i}')
+        # swap_arguments on calls with two or more positional arguments.
+        if isinstance(node, ast.Call) and len(node.args) >= 2 and not any(isinstance(x, ast.Starred) for x in node.args):
+            for i in range(len(node.args) - 1):
+                a1, b1 = src.span(node.args[i])
+                a2, b2 = src.span(node.args[i + 1])
+                add('swap_arguments', 'call_args', node, [(a1, b1, src.text(a2, b2)), (a2, b2, src.text(a1, b1))],
+                    f'swap args {i},{i + 1}')
+        # wrong_comparison / off_by_one_boundary.
+        if isinstance(node, ast.Compare):
+            prev = node.left
+            for op, comp in zip(node.ops, node.comparators):
+                sp = src.op_between(src.span(prev)[1], src.span(comp)[0])
+                prev = comp
+                if not sp:
+                    continue
+                cur = CMP_SYMBOL[type(op)]
+                if cur in WRONG_CMP:
+                    add('wrong_comparison', 'cmp', node, [(sp[0], sp[1], WRONG_CMP[cur])], f'{cur} -> {WRONG_CMP[cur]}')
+                if cur in BOUNDARY:
+                    add('off_by_one_boundary', 'boundary', node, [(sp[0], sp[1], BOUNDARY[cur])],
+                        f'{cur} -> {BOUNDARY[cur]}')
+        # remove_edge_case_check: delete an early-exit `if` guard (whole lines), or `pass` if it is alone.
+        if isinstance(node, (ast.FunctionDef, ast.For, ast.While, ast.If, ast.With, ast.Try)):
+            for body in (node.body, getattr(node, 'orelse', [])):
+                for stmt in body:
+                    if isinstance(stmt, ast.If) and _early_exit(stmt):
+                        a = src.line_starts[stmt.lineno - 1]
+                        b = src.line_starts[stmt.end_lineno] if stmt.end_lineno < len(src.line_starts) else len(src.b)
+                        indent = src.text(a, src.off(stmt.lineno, stmt.col_offset))
+                        rep = '' if len(body) > 1 else f'{indent}pass\n'
+                        add('remove_edge_case_check', 'delete_guard', stmt, [(a, b, rep)],
+                            f'delete guard at line {stmt.lineno}')
+    # Keep only mutants that parse and still define the function (as the engine does).
+    kept = []
+    for m in out:
+        try:
+            t = ast.parse(m.code)
+        except SyntaxError:
+            continue
+        if any(isinstance(s, ast.FunctionDef) and s.name == function_name for s in t.body):
+            kept.append(m)
+    return kept
+
+
+# ----------------------------------------------------------------------------------------------- execution
+
+class _TestTimeout(BaseException):
+    pass
+
+
+def _run_child(code: str, tests: list[str], wfd: int) -> None:
+    """In a forked child: run the code then each test in a fresh namespace; one outcome per line to wfd."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+
+    def on_alarm(*_):
+        raise _TestTimeout()
+    # CPU-time timer, not wall clock: the machine is shared and a loaded box must not time out a canonical.
+    signal.signal(signal.SIGPROF, on_alarm)
+    for t in tests:
+        signal.setitimer(signal.ITIMER_PROF, PER_TEST_TIMEOUT_S)
+        try:
+            ns: dict = {'__name__': '__main__'}
+            exec(compile(code, '<candidate>', 'exec'), ns)
+            exec(compile(t, '<test>', 'exec'), ns)
+            res = 'pass'
+        except _TestTimeout:
+            res = 'TIMEOUT'
+        except AssertionError as e:
+            res = f'FAIL: {e}' if e.args else 'FAIL'
+        except BaseException as e:  # noqa: BLE001 - every failure is an outcome here
+            res = f'ERROR: {type(e).__name__}'
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        os.write(wfd, (json.dumps(res) + '\n').encode())
+    os._exit(0)
+
+
+def run_program(code: str, tests: list[str]) -> list[str]:
+    """Fork, run, collect outcomes; a child that stops answering is killed and its remaining tests time out."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            _run_child(code, tests, w)
+        finally:
+            os._exit(70)
+    os.close(w)
+    buf = b''
+    # Wall-clock backstop for a child stuck outside Python bytecode (or starved by a loaded machine).
+    budget = PER_TEST_TIMEOUT_S * len(tests) * 4 + 10.0
+    while buf.count(b'\n') < len(tests):
+        ready, _, _ = select.select([r], [], [], budget)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            break
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        buf += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    outcomes = [json.loads(x) for x in buf.decode().splitlines()]
+    return outcomes + ['TIMEOUT'] * (len(tests) - len(outcomes))
+
+
+def worker_main() -> None:
+    """`--worker`: read {programs, tests, test_timeout_s} on stdin, print one outcome list per program."""
+    global PER_TEST_TIMEOUT_S
+    job = json.load(sys.stdin)
+    PER_TEST_TIMEOUT_S = job['test_timeout_s']
+    res = [run_program(p, job['tests']) for p in job['programs']]
+    sys.stdout.write(json.dumps(res))
+
+
+def run_in_worker(programs: list[str], tests: list[str], timeout_s: float, hash_seed: str) -> list[list[str]]:
+    # Not -I: we want PYTHONHASHSEED honoured so a canonical whose output depends on set/dict-of-str order is
+    # caught (the oracle runs with -I, i.e. a random seed per run). -s -E-like minimal env instead.
+    env = {'PYTHONHASHSEED': hash_seed, 'PATH': '/usr/bin:/bin', 'LC_ALL': 'C.UTF-8'}
+    p = subprocess.run([sys.executable, '-s', '-B', __file__, '--worker'], input=json.dumps(
+        {'programs': programs, 'tests': tests, 'test_timeout_s': PER_TEST_TIMEOUT_S}), capture_output=True, text=True, timeout=timeout_s, env=env)
+    if p.returncode != 0:
+        raise RuntimeError(f'worker exited {p.returncode}: {p.stderr[-2000:]}')
+    return json.loads(p.stdout)
+
+
+def is_bare_failure(o: str) -> bool:
+    return o == 'FAIL' or o.startswith('FAIL:')
+
+
+# ----------------------------------------------------------------------------------------------- driver
+
+def load_records(paths: list[str]) -> list[tuple[str, int, object, str | None]]:
+    files: list[Path] = []
+    for p in paths:
+        pp = Path(p)
+        files += sorted(pp.glob('*.jsonl')) if pp.is_dir() else [pp]
+    out = []
+    for f in files:
+        for n, line in enumerate(f.read_text(encoding='utf-8').splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as e:
+                rec = e
+            out.append((str(f), n, rec, f.stem if f.stem in DOMAINS else None))
+    return out
+
+
+def mbpp_names(path: str) -> set[str]:
+    names: set[str] = set()
+    for line in Path(path).read_text(encoding='utf-8').splitlines():
+        r = json.loads(line)
+        names |= set(re.findall(r'def\s+(\w+)', r.get('code', '')))
+    return names
+
+
+def select_four(mutants: list[Mutant]) -> list[Mutant]:
+    """Greedy pick as the engine does: distinct bug types first, then distinct failing-test subsets."""
+    killed = [m for m in mutants if any(is_bare_failure(o) for o in m.outcomes)]
+    picked: list[Mutant] = []
+    for m in killed:
+        if m.bug_type not in {x.bug_type for x in picked}:
+            picked.append(m)
+    picked = picked[:NEED_MUTANTS]
+    subsets = lambda ms: {tuple(o != 'pass' for o in x.outcomes) for x in ms}  # noqa: E731
+    for m in killed:
+        if len(picked) >= NEED_MUTANTS:
+            break
+        if m not in picked and tuple(o != 'pass' for o in m.outcomes) not in subsets(picked):
+            picked.append(m)
+    for m in killed:
+        if len(picked) >= NEED_MUTANTS:
+            break
+        if m not in picked:
+            picked.append(m)
+    return picked
+
+
+def execute_task(rec: dict, args: argparse.Namespace) -> tuple[list[str], dict | None]:
+    """Run the canonical (under two hash seeds) and, if asked, every mutant; return problems and a mutant report."""
+    problems: list[str] = []
+    tests = rec['tests']['tests']
+    name = rec['function_name']
+    mutants = enumerate_mutants(rec['canonical'], name) if args.mutants else []
+    try:
+        res = run_in_worker([rec['canonical']] + [m.code for m in mutants], tests, args.timeout, '0')
+        # A second run of the canonical under another hash seed catches str-set/dict ordering dependence.
+        res2 = run_in_worker([rec['canonical']], tests, args.timeout, '12345')
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        return [f'canonical: could not be run: {e}'], None
+    for i, (o, o2) in enumerate(zip(res[0], res2[0])):
+        if o != 'pass' or o2 != 'pass':
+            problems.append(f'tests.tests[{i}]: canonical gives {o if o != "pass" else o2}')
+    if not args.mutants:
+        return problems, None
+    for m, o in zip(mutants, res[1:]):
+        m.outcomes = o
+    killed = [m for m in mutants if any(is_bare_failure(o) for o in m.outcomes)]
+    crash_only = [m for m in mutants if m not in killed and any(o != 'pass' for o in m.outcomes)]
+    types = sorted({m.bug_type for m in killed})
+    four = select_four(mutants)
+    rep = {
+        'candidates': len(mutants), 'killed': len(killed), 'crash_only': len(crash_only),
+        'equivalent': len(mutants) - len(killed) - len(crash_only), 'killed_types': types,
+        'pick': [f'{m.bug_type}@{m.line}: {m.description}' for m in four],
+    }
+    if args.verbose:
+        rep['all'] = [
+            {'bug_type': m.bug_type, 'line': m.line, 'what': m.description,
+             'fails': [i for i, o in enumerate(m.outcomes) if o != 'pass'],
+             'kind': 'killed' if m in killed else 'crash' if m in crash_only else 'equivalent'} for m in mutants]
+    pick_types = {m.bug_type for m in four}
+    pick_subsets = {tuple(o != 'pass' for o in m.outcomes) for m in four}
+    if len(killed) < NEED_MUTANTS or len(types) < NEED_TYPES or len(pick_types) < NEED_TYPES:
+        problems.append(f'mutants: {len(killed)} wrong-output mutants of {len(types)} bug types '
+                        f'(need {NEED_MUTANTS} of {NEED_TYPES})')
+    elif len(pick_subsets) < 2:
+        problems.append('mutants: the four picked all fail the identical test subset')
+    return problems, rep
+
+
+def main(argv: list[str]) -> int:
+    global PER_TEST_TIMEOUT_S
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('paths', nargs='+')
+    ap.add_argument('--mutants', action='store_true', help='run the single-edit mutation pre-check')
+    ap.add_argument('--curated', action='store_true', help='curated rules: domain, cur_<domain>_<nn>, no distractors')
+    ap.add_argument('--mbpp', help='MBPP jsonl; function names defined there are not allowed')
+    ap.add_argument('--json', action='store_true', help='print one JSON report instead of text')
+    ap.add_argument('--timeout', type=float, default=120.0, help='seconds per task worker')
+    ap.add_argument('--verbose', action='store_true', help='list every mutant and its outcome')
+    ap.add_argument('--jobs', type=int, default=2, help='tasks checked at once')
+    ap.add_argument('--test-timeout', type=float, default=PER_TEST_TIMEOUT_S, help='seconds per test')
+    args = ap.parse_args(argv)
+    PER_TEST_TIMEOUT_S = args.test_timeout
+
+    records = load_records(args.paths)
+    forbidden = mbpp_names(args.mbpp) if args.mbpp else set()
+    seen_names: dict[str, str] = {}
+    seen_ids: dict[str, str] = {}
+    reports = []
+    runnable: list[tuple[dict, dict]] = []
+    for file, line, rec, dom in records:
+        where = f'{file}:{line}'
+        rep: dict = {'where': where, 'task_id': None, 'problems': []}
+        reports.append(rep)
+        if isinstance(rec, json.JSONDecodeError):
+            rep['problems'].append(f'record: invalid JSON: {rec.msg}')
+            continue
+        rep['problems'] += static_problems(rec, args.curated, dom)
+        if not isinstance(rec, dict):
+            continue
+        rep['task_id'] = rec.get('task_id')
+        name, tid = rec.get('function_name'), rec.get('task_id')
+        if name in seen_names:
+            rep['problems'].append(f'function_name: {name!r} already used at {seen_names[name]}')
+        seen_names.setdefault(name, where)
+        if tid in seen_ids:
+            rep['problems'].append(f'task_id: {tid!r} already used at {seen_ids[tid]}')
+        seen_ids.setdefault(tid, where)
+        if name in forbidden:
+            rep['problems'].append(f'function_name: {name!r} is an MBPP function name')
+        if not rep['problems']:
+            runnable.append((rep, rec))
+    # Execution is independent per task: run the workers a few at a time (they mostly wait on timeouts).
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for rep, (problems, mut) in zip([r for r, _ in runnable],
+                                        pool.map(lambda rr: execute_task(rr[1], args), runnable)):
+            rep['problems'] += problems
+            if mut is not None:
+                rep['mutants'] = mut
+
+    bad = [r for r in reports if r['problems']]
+    if args.json:
+        print(json.dumps({'tasks': len(reports), 'failed': len(bad), 'reports': reports}, indent=1))
+    else:
+        for r in reports:
+            status = 'FAIL' if r['problems'] else 'ok'
+            m = r.get('mutants')
+            extra = (f"  mutants {m['killed']}/{m['candidates']} killed, {m['crash_only']} crash-only, "
+                     f"{m['equivalent']} equivalent; types {','.join(m['killed_types'])}") if m else ''
+            print(f"{status:4} {r['where']} {r['task_id']}{extra}")
+            for p in r['problems']:
+                print(f'     {p}')
+            if m and args.verbose:
+                for x in m['all']:
+                    print(f"       {x['kind']:10} {x['bug_type']:22} L{x['line']:<3} {x['what']:30} fails {x['fails']}")
+        print(f'{len(reports)} tasks, {len(bad)} with problems')
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1:2] == ['--worker']:
+        worker_main()
+    else:
+        sys.exit(main(sys.argv[1:]))

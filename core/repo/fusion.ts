@@ -1,0 +1,57 @@
+/**
+ * Hybrid retrieval: fuse ranked lists from several retrievers into one ranking. Ties break by id, so a
+ * fused ranking is deterministic.
+ */
+export interface Scored {
+  id: string;
+  score: number;
+}
+
+function sortScored(scores: Map<string, number>): Scored[] {
+  return [...scores]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009):
+ *   RRF(d) = Σ_i w_i / (k + rank_i(d)),  rank 1-based, k = 60 as in the paper,
+ * summed over the lists that contain d. Only ranks matter, so it needs no score calibration between
+ * retrievers (scores are not interchangeable across retrievers; the guide's point).
+ */
+export function reciprocalRankFusion(lists: readonly (readonly Scored[])[], opts: { k?: number; weights?: readonly number[] } = {}): Scored[] {
+  const k = opts.k ?? 60;
+  if (!(k >= 0)) throw new Error(`rrf: k must be >= 0 (got ${k})`);
+  const fused = new Map<string, number>();
+  lists.forEach((list, i) => {
+    const w = opts.weights?.[i] ?? 1;
+    list.forEach((item, r) => fused.set(item.id, (fused.get(item.id) ?? 0) + w / (k + r + 1)));
+  });
+  return sortScored(fused);
+}
+
+/** Min-max normalise a list's scores to [0, 1]; a list whose scores are all equal maps to 1 (all tied best). */
+export function minMaxNormalise(list: readonly Scored[]): Scored[] {
+  if (list.length === 0) return [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of list) {
+    lo = Math.min(lo, s.score);
+    hi = Math.max(hi, s.score);
+  }
+  return list.map((s) => ({ id: s.id, score: hi > lo ? (s.score - lo) / (hi - lo) : 1 }));
+}
+
+/**
+ * Weighted score fusion (convex combination, "CombSUM" of min-max normalised scores, Fox & Shaw 1994):
+ *   F(d) = Σ_i w_i · norm_i(d), with norm_i(d) = 0 when list i lacks d.
+ * Normalisation is per list, over the candidates it returned.
+ */
+export function weightedScoreFusion(lists: readonly (readonly Scored[])[], weights: readonly number[]): Scored[] {
+  if (weights.length !== lists.length) throw new Error(`weighted fusion: ${lists.length} lists but ${weights.length} weights`);
+  const fused = new Map<string, number>();
+  lists.forEach((list, i) => {
+    for (const s of minMaxNormalise(list)) fused.set(s.id, (fused.get(s.id) ?? 0) + weights[i] * s.score);
+  });
+  return sortScored(fused);
+}

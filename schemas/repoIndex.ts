@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { QueryClass, ReliableContext, Revision, SourceRole } from './gold.ts';
+
+/** Which paths of a revision are searchable. Globs: `**` any depth, `*` within a segment, `?`, `{a,b}`. */
+export const PathPolicy = z.strictObject({
+  include: z.array(z.string().min(1)).default(['**']),
+  exclude: z.array(z.string().min(1)).default([]),
+  /** Files larger than this are left out (minified bundles, data dumps). */
+  maxFileBytes: z.number().int().positive().default(512 * 1024),
+});
+export type PathPolicy = z.infer<typeof PathPolicy>;
+
+/** One file of the revision's tree and what the policy decided about it (the "searchable inventory"). */
+export const InventoryEntry = z.strictObject({
+  path: z.string(),
+  oid: z.string(),
+  bytes: z.number().int().nonnegative(),
+  included: z.boolean(),
+  /** Why it was excluded (`exclude:<glob>`, `not-included`, `too-large`, `binary`), or `included`. */
+  reason: z.string(),
+  chunks: z.number().int().nonnegative(),
+});
+export type InventoryEntry = z.infer<typeof InventoryEntry>;
+
+export const EmbedderInfo = z.strictObject({ config_id: z.string(), dims: z.number().int().positive() });
+export type EmbedderInfo = z.infer<typeof EmbedderInfo>;
+
+/**
+ * Written first with `completed: false` and rewritten with `completed: true` only after every chunk (and
+ * vector) is on disk: a run that meets an incomplete manifest is invalid rather than borrowing metadata.
+ */
+export const IndexManifest = z.strictObject({
+  repository: z.string(),
+  revision: z.string().regex(/^[0-9a-f]{40}$/),
+  index_build_id: z.string(),
+  chunker_version: z.string(),
+  embedder: EmbedderInfo.nullable(),
+  policy: PathPolicy,
+  policy_hash: z.string(),
+  completed: z.boolean(),
+  created_at: z.string(),
+  files: z.number().int().nonnegative(),
+  chunk_count: z.number().int().nonnegative(),
+  versions: z.record(z.string(), z.string()),
+});
+export type IndexManifest = z.infer<typeof IndexManifest>;
+
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'markdown', 'json', 'yaml', 'text'] as const;
+export const Language = z.enum(LANGUAGES);
+export type Language = z.infer<typeof Language>;
+
+export const Chunk = z.strictObject({
+  chunk_id: z.string(),
+  file: z.string(),
+  revision: z.string(),
+  language: Language,
+  /** 1-based inclusive line span and 0-based [start, end) byte span in the file at `revision`. */
+  start_line: z.number().int().positive(),
+  end_line: z.number().int().positive(),
+  start_byte: z.number().int().nonnegative(),
+  end_byte: z.number().int().nonnegative(),
+  /** Names this chunk defines or declares (a method also as `Class.method`). */
+  symbols: z.array(z.string()),
+  /** Identifiers it uses (calls, constructions, type references): what makes it a call site of them. */
+  references: z.array(z.string()),
+  role: SourceRole,
+  text: z.string(),
+  /** Set on chunks added by neighbour expansion: the chunk whose hit pulled this one in. */
+  expanded_from: z.string().optional(),
+});
+export type Chunk = z.infer<typeof Chunk>;
+
+/** A ranked candidate: the identity fields the evaluator needs, never the text (that stays in the index). */
+export const RankedChunk = z.strictObject({
+  rank: z.number().int().positive(),
+  chunk_id: z.string(),
+  file: z.string(),
+  symbols: z.array(z.string()),
+  references: z.array(z.string()).default([]),
+  role: SourceRole,
+  revision: z.string(),
+  score: z.number(),
+});
+export type RankedChunk = z.infer<typeof RankedChunk>;
+
+/** What a retriever run produced for one case: enough to replay it through the evaluator (recorded mode). */
+export const RetrievalRecord = z.strictObject({
+  case_id: z.string(),
+  retriever: z.string(),
+  query: z.string(),
+  /** The query actually searched (after any rewrite); equal to `query` when nothing rewrites it. */
+  searched_query: z.string(),
+  filters: z.strictObject({ pathPrefix: z.string().optional(), language: z.string().optional() }),
+  index_build_id: z.string(),
+  index_revision: z.string(),
+  candidates_before_rerank: z.array(RankedChunk),
+  candidates_after_rerank: z.array(RankedChunk),
+  final_context_ids: z.array(z.string()),
+});
+export type RetrievalRecord = z.infer<typeof RetrievalRecord>;
+
+export const DIAGNOSES = [
+  'passed',
+  'invalid_index',
+  'stale_revision',
+  'stale_gold_label',
+  'excluded_by_path_policy',
+  'not_chunked',
+  'metadata_wrong',
+  'not_a_candidate',
+  'ranked_below_cutoff',
+  'demoted_by_reranker',
+  'forbidden_source_in_context',
+] as const;
+export const Diagnosis = z.enum(DIAGNOSES);
+export type Diagnosis = z.infer<typeof Diagnosis>;
+
+/** Who fixes it: the guide's ownership hand-off at the first broken boundary. */
+export const DIAGNOSIS_OWNER: Record<Diagnosis, string> = {
+  passed: '-',
+  invalid_index: 'indexing',
+  stale_revision: 'indexing',
+  stale_gold_label: 'dataset',
+  excluded_by_path_policy: 'indexing',
+  not_chunked: 'parser/chunker',
+  metadata_wrong: 'parser/chunker',
+  not_a_candidate: 'retrieval',
+  ranked_below_cutoff: 'retrieval',
+  demoted_by_reranker: 'reranker',
+  forbidden_source_in_context: 'retrieval (filters/policy)',
+};
+
+export const GroupDiagnosis = z.strictObject({
+  group_id: z.string(),
+  diagnosis: Diagnosis,
+  detail: z.string(),
+});
+export type GroupDiagnosis = z.infer<typeof GroupDiagnosis>;
+
+export const CaseResult = z.strictObject({
+  case_id: z.string(),
+  retriever: z.string(),
+  mode: z.enum(['live', 'recorded']),
+  query: z.string(),
+  query_class: QueryClass,
+  language: z.string(),
+  area: z.string(),
+  split: z.enum(['train', 'test']),
+  case_revision: Revision,
+  index_revision: z.string(),
+  index_build_id: z.string(),
+  cutoff: z.number().int().positive(),
+  context: ReliableContext.optional(),
+  /** Every required evidence group is satisfied within the cutoff. */
+  required_evidence: z.boolean(),
+  /** At least one group satisfied within the cutoff. */
+  hit: z.boolean(),
+  first_relevant_rank: z.number().int().positive().nullable(),
+  reciprocal_rank: z.number(),
+  group_recall: z.number(),
+  missing_group_ids: z.array(z.string()),
+  forbidden_chunk_ids: z.array(z.string()),
+  revision_mismatches: z.array(z.string()),
+  passed: z.boolean(),
+  diagnosis: Diagnosis,
+  group_diagnoses: z.array(GroupDiagnosis),
+  final_context_ids: z.array(z.string()),
+});
+export type CaseResult = z.infer<typeof CaseResult>;

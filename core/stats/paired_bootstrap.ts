@@ -1,4 +1,4 @@
-import { percentileInterval } from './quantile.ts';
+import { percentileIntervalInPlace } from './quantile_select.ts';
 
 /**
  * Paired-bootstrap difference A − B (Efron & Tibshirani 1993, ch. 16): because both statistics were computed
@@ -26,13 +26,14 @@ export function pairedBootstrapDifference(
   let better = 0;
   let valid = 0;
   for (let r = 0; r < d.length; r++) {
-    d[r] = replicatesA[r] - replicatesB[r];
-    if (!Number.isNaN(d[r])) {
-      valid++;
-      if (d[r] > 0) better++;
+    const x = replicatesA[r] - replicatesB[r];
+    if (x === x) {
+      // not NaN (a replicate where either ratio had an empty denominator is left out)
+      d[valid++] = x;
+      if (x > 0) better++;
     }
   }
-  const ci = percentileInterval(d, alpha);
+  const ci = percentileIntervalInPlace(d.subarray(0, valid), alpha);
   return {
     diff: observedA - observedB,
     ci_low: ci ? ci[0] : null,

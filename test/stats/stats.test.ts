@@ -104,7 +104,7 @@ test('ratio replicates are NaN where the denominator resampled to zero', () => {
 });
 
 test('exact McNemar matches statsmodels mcnemar(exact=True)', () => {
-  // Reference: statsmodels 0.14/0.15 `mcnemar(np.array([[5, b], [c, 7]]), exact=True).pvalue`, run once in a
+  // Reference: statsmodels 0.15.0 `mcnemar(np.array([[5, b], [c, 7]]), exact=True).pvalue`, run once in a
   // throwaway venv (pip install statsmodels); the diagonal does not enter the exact test.
   const ref: [number, number, number][] = [
     [0, 0, 1.0],
@@ -148,4 +148,42 @@ test('paired bootstrap difference: interval of replicate differences, observed d
   close(d.ci_low!, 0.0025); // type-7 quantile of {0, .001, ..., .1} at 0.025: h = 2.5 -> 0.0025
   close(d.ci_high!, 0.0975);
   close(d.share_a_better, 100 / 101);
+});
+
+test('percentile interval by selection equals the one by sorting (ties, NaN, small n)', async () => {
+  const { percentileIntervalSelect } = await import('../../core/stats/quantile_select.ts');
+  const g = new Xoshiro128(5);
+  for (const len of [1, 2, 3, 7, 40, 1000, 5001]) {
+    for (const distinct of [2, 5, 1_000_000]) {
+      const v = Float64Array.from({ length: len }, () => (g.nextInt(distinct) === 0 && len > 3 ? NaN : g.nextInt(distinct) / 7));
+      for (const alpha of [0.05, 0.1, 0.5]) {
+        assert.deepEqual(percentileIntervalSelect(v, alpha), percentileInterval(v, alpha), `len=${len} distinct=${distinct} alpha=${alpha}`);
+      }
+    }
+  }
+});
+
+test('bit-packed bootstrap sums are exact, including columns too wide to pack', async () => {
+  const { planPacking } = await import('../../core/stats/packing.ts');
+  const { denseColumnSums } = await import('../../core/stats/bootstrap.ts');
+  const n = 500;
+  const g = new Xoshiro128(11);
+  const cols = [
+    () => g.nextInt(2), // binary: 9 bits for sums up to 500
+    () => g.nextInt(4) / 3, // execp@3-like: scale 3
+    () => 1 / (1 + g.nextInt(10)), // reciprocal rank: scale 2520
+    () => g.nextInt(5000), // canonical rank: 22 bits
+    () => Math.sqrt(g.nextInt(9)), // irrational: stays raw
+    () => 2 ** 50, // too wide: stays raw
+  ];
+  const m = cols.length;
+  const X = new Float64Array(n * m);
+  for (let j = 0; j < n; j++) cols.forEach((f, c) => (X[j * m + c] = f()));
+  const plan = planPacking(Array.from({ length: m }, (_, c) => Float64Array.from({ length: n }, (_, j) => X[j * m + c])), n);
+  assert.ok(plan.slots.length < m, 'some columns share a slot');
+  assert.equal(plan.raw.filter(Boolean).length, 2);
+  const R = 30;
+  const packed = bootstrapColumnSums({ X, n, columns: m }, R, 77);
+  const plain = denseColumnSums({ X, n, columns: m }, R, 77);
+  for (let i = 0; i < packed.length; i++) close(packed[i], plain[i], 1e-12, `i=${i}`);
 });

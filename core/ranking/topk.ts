@@ -1,0 +1,53 @@
+/**
+ * Top-k selection over one score row with the project's tie rule: score descending, then corpus_id
+ * ascending (ARCHITECTURE: "ties in rankings break by id"). `idOrder[i]` is the position of item i's id in
+ * ascending id order (see `idOrderOf`), so the tie-break compares integers, not strings.
+ * One pass with a small sorted buffer: O(N log k) worst case, O(N) when the threshold rejects most items.
+ */
+export function idOrderOf(ids: readonly string[]): Int32Array {
+  const perm = ids.map((_, i) => i).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const order = new Int32Array(ids.length);
+  perm.forEach((item, pos) => (order[item] = pos));
+  return order;
+}
+
+/** Item a ranks before item b. */
+function before(row: ArrayLike<number>, idOrder: Int32Array, a: number, b: number): boolean {
+  const sa = row[a];
+  const sb = row[b];
+  return sa > sb || (sa === sb && idOrder[a] < idOrder[b]);
+}
+
+/** Indices of the best k items in rank order. NaN scores rank last (a NaN embedding must not win). */
+export function topK(row: ArrayLike<number>, idOrder: Int32Array, k: number): Int32Array {
+  const n = row.length;
+  const kk = Math.min(k, n);
+  const buf = new Int32Array(kk);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    if (Number.isNaN(row[i])) continue;
+    if (size === kk) {
+      if (kk === 0 || !before(row, idOrder, i, buf[kk - 1])) continue;
+      size--;
+    }
+    // Insertion into the sorted buffer, from the back.
+    let p = size;
+    while (p > 0 && before(row, idOrder, i, buf[p - 1])) {
+      buf[p] = buf[p - 1];
+      p--;
+    }
+    buf[p] = i;
+    size++;
+  }
+  if (size < kk) {
+    // Fill with NaN-scored items (id order) so the ranking still has k entries.
+    const nan = [];
+    for (let i = 0; i < n; i++) if (Number.isNaN(row[i])) nan.push(i);
+    nan.sort((a, b) => idOrder[a] - idOrder[b]);
+    for (const i of nan) {
+      if (size === kk) break;
+      buf[size++] = i;
+    }
+  }
+  return buf;
+}

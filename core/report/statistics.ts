@@ -1,0 +1,130 @@
+import { BUG_TYPES } from '../../schemas/task.ts';
+import { BINARY_METRICS, METRICS } from '../metrics/per_query.ts';
+import { estimateAll, type BootstrapSettings, type RatioStat, type StatEstimate } from '../stats/engine.ts';
+import { pairwiseComparisons, type PairwiseRow } from '../stats/pairwise.ts';
+import type { ConfigScores } from './types.ts';
+
+/**
+ * Every number the report prints, with its query-level bootstrap interval, and every pairwise comparison.
+ * Statistic names (per configuration):
+ *   METRICS (exec@k, execp@k, ndcg@k, rr_exec@10, canonical_rank)  mean over all queries
+ *   deception_rate           share of queries (with distractors) whose canonical is outranked by one of them
+ *   rank1_own_share          of the rank-1 misses, the share that are the query's own distractors
+ *   pref_accuracy            canonical-vs-distractor preference accuracy over all pairs (ties 1/2)
+ *   bug_outrank:<bug_type>   share of that bug type's distractors that outrank their canonical
+ *   domain_deception:<d>     deception_rate restricted to one domain
+ */
+export const UNKNOWN_DOMAIN = 'unknown';
+export const HEADLINE_STATS = [...METRICS, 'deception_rate', 'rank1_own_share', 'pref_accuracy'] as const;
+/** Compared pairwise (paired bootstrap for all, McNemar for the binary ones). */
+export const PAIRWISE_METRICS: readonly string[] = [...METRICS, 'deception_rate', 'pref_accuracy'];
+
+export interface StatisticsResult {
+  settings: BootstrapSettings;
+  n_queries: number;
+  configs: string[];
+  bug_types: string[];
+  domains: string[];
+  /** estimates[config][stat name]. */
+  estimates: Record<string, Record<string, StatEstimate>>;
+  pairwise: PairwiseRow[];
+}
+
+export interface StatSpecs {
+  n: number;
+  stats: RatioStat[];
+  /** Per-query vectors by stat key (for McNemar on the binary metrics). */
+  binary: Map<string, Float64Array>;
+  bugTypes: string[];
+  domains: string[];
+}
+
+export const statKey = (config: string, stat: string) => `${config}\u0000${stat}`;
+
+/** Every ratio statistic of every configuration, as num/den columns over the shared query order. */
+export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
+  if (configs.length === 0) throw new Error('statistics: no configurations to summarise');
+  const ref = configs[0].queries;
+  const n = ref.length;
+  for (const c of configs) {
+    if (c.queries.length !== n || c.queries.some((q, i) => q.query_id !== ref[i].query_id)) {
+      throw new Error(`statistics: configuration ${c.config_id} does not cover the same queries in the same order as ${configs[0].config_id}`);
+    }
+  }
+  const domainOf = ref.map((q) => q.domain ?? UNKNOWN_DOMAIN);
+  const domains = [...new Set(domainOf)].sort();
+  const seenBugs = new Set<string>();
+  for (const q of ref) for (const b of Object.keys(q.deception.by_bug_type)) seenBugs.add(b);
+  // Known bug types first in the paper's order, then any imported label alphabetically.
+  const bugTypes = [...BUG_TYPES.filter((b) => seenBugs.has(b)), ...[...seenBugs].filter((b) => !(BUG_TYPES as readonly string[]).includes(b)).sort()];
+
+  // Denominators that depend only on the benchmark (shared by every configuration: one column each).
+  const vec = (f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
+  const hasDistractor = vec((i) => ref[i].deception.has_distractor);
+  const prefPairs = vec((i) => ref[i].deception.pref_pairs);
+  const bugTotal = new Map(bugTypes.map((b) => [b, vec((i) => ref[i].deception.by_bug_type[b]?.total ?? 0)]));
+  const inDomain = new Map(domains.map((d) => [d, vec((i) => (domainOf[i] === d ? 1 : 0))]));
+  const distractorInDomain = new Map(domains.map((d) => [d, vec((i) => (domainOf[i] === d ? hasDistractor[i] : 0))]));
+
+  const key = statKey;
+  const stats: RatioStat[] = [];
+  const binary = new Map<string, Float64Array>();
+  for (const c of configs) {
+    const qs = c.queries;
+    const cvec = (f: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => f(i));
+    for (const m of METRICS) {
+      const v = cvec((i) => qs[i].metrics[m]);
+      stats.push({ key: key(c.config_id, m), num: v, den: null });
+      binary.set(key(c.config_id, m), v);
+    }
+    const deceived = cvec((i) => qs[i].deception.deceived);
+    stats.push({ key: key(c.config_id, 'deception_rate'), num: deceived, den: hasDistractor });
+    stats.push({
+      key: key(c.config_id, 'rank1_own_share'),
+      num: cvec((i) => qs[i].deception.rank1_own_distractor),
+      den: cvec((i) => qs[i].deception.rank1_miss),
+    });
+    stats.push({ key: key(c.config_id, 'pref_accuracy'), num: cvec((i) => qs[i].deception.pref_wins), den: prefPairs });
+    for (const b of bugTypes) {
+      stats.push({ key: key(c.config_id, `bug_outrank:${b}`), num: cvec((i) => qs[i].deception.by_bug_type[b]?.outranks ?? 0), den: bugTotal.get(b)! });
+    }
+    for (const d of domains) {
+      const ind = inDomain.get(d)!;
+      stats.push({ key: key(c.config_id, `domain_deception:${d}`), num: cvec((i) => deceived[i] * ind[i]), den: distractorInDomain.get(d)! });
+    }
+  }
+
+  return { n, stats, binary, bugTypes, domains };
+}
+
+/** `phases`, when given, receives the milliseconds spent in each stage (for bench/stats.ts). */
+export function computeStatistics(
+  configs: readonly ConfigScores[],
+  settings: BootstrapSettings,
+  phases?: (name: string, ms: number) => void,
+): StatisticsResult {
+  let t = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    phases?.(name, now - t);
+    t = now;
+  };
+  const { n, stats, binary, bugTypes, domains } = buildStatSpecs(configs);
+  lap('columns');
+  const key = statKey;
+  const { estimates, replicates } = estimateAll(n, stats, settings);
+  lap('bootstrap + intervals');
+  const byConfig: Record<string, Record<string, StatEstimate>> = {};
+  for (const e of estimates) {
+    const [config, stat] = e.key.split('\u0000');
+    (byConfig[config] ??= {})[stat] = { ...e, key: stat };
+  }
+  const configIds = configs.map((c) => c.config_id);
+  const pairwise = pairwiseComparisons(configIds, PAIRWISE_METRICS, new Set(BINARY_METRICS), {
+    estimate: (c, m) => byConfig[c][m].estimate,
+    replicates: (c, m) => replicates.get(key(c, m))!,
+    binary: (c, m) => binary.get(key(c, m))!,
+  }, settings.alpha);
+  lap('pairwise');
+  return { settings, n_queries: n, configs: configIds, bug_types: bugTypes, domains, estimates: byConfig, pairwise };
+}

@@ -1,0 +1,158 @@
+import { join } from 'node:path';
+import type { GoldCase } from '../../schemas/gold.ts';
+import type { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
+import { aggregate, type AggregateRow } from '../../core/repo/aggregate.ts';
+import { diagnoseCase, type RepoView } from '../../core/repo/diagnose.ts';
+import { evaluateCase } from '../../core/repo/evaluate.ts';
+import { fileMatches, sameRevision } from '../../core/repo/evidence.ts';
+import { splitOf } from '../../core/repo/split.ts';
+import type { Embedder } from './embedder.ts';
+import { evidenceBundle } from './evidenceBundle.ts';
+import { GitRepo } from './git.ts';
+import type { LoadedIndex } from './indexStore.ts';
+import { languageOf } from './language.ts';
+import { retrieveForCase, retrieverSet, type PipelineConfig } from './pipeline.ts';
+
+/**
+ * Evaluates gold cases against an index, in one of two modes that share the evaluator:
+ * - live: retrieve with each pipeline configuration now;
+ * - recorded: replay stored RetrievalRecords (a previous run's records.jsonl, or a production log).
+ * Cases pinned to a revision other than the index's are refused, not scored: that run cannot decide
+ * whether ranking at the case's revision is good. Every result keeps its record and its diagnosis.
+ */
+export interface EvalRunInput {
+  cases: readonly GoldCase[];
+  index: LoadedIndex;
+  repoDir: string;
+  mode: 'live' | 'recorded';
+  configs?: readonly PipelineConfig[];
+  recorded?: readonly RetrievalRecord[];
+  embedder?: Embedder;
+}
+
+export interface EvaluatedCase {
+  testCase: GoldCase;
+  result: CaseResult;
+  record: RetrievalRecord;
+  bundle: ReturnType<typeof evidenceBundle> | null;
+}
+
+export interface EvalRunOutput {
+  evaluated: EvaluatedCase[];
+  results: CaseResult[];
+  refused: { case_id: string; reason: string }[];
+  aggregates: AggregateRow[];
+}
+
+function areaOf(c: GoldCase): string {
+  if (c.area) return c.area;
+  const f = c.evidence[0].anyOf[0].file;
+  return f.includes('/') ? f.slice(0, f.indexOf('/')) : '(root)';
+}
+
+function languageOfCase(c: GoldCase): string {
+  return c.context?.language ?? languageOf(c.evidence[0].anyOf[0].file);
+}
+
+/** Texts of the tree at the index revision, read from git's object store on demand and cached. */
+class TreeTexts {
+  private cache = new Map<string, string>();
+  constructor(private git: GitRepo, private oidOf: Map<string, string>) {}
+  async prefetch(paths: readonly string[]): Promise<void> {
+    const want = paths.filter((p) => !this.cache.has(p) && this.oidOf.has(p));
+    if (!want.length) return;
+    const blobs = await this.git.readBlobs(want.map((p) => this.oidOf.get(p)!));
+    for (const p of want) this.cache.set(p, blobs.get(this.oidOf.get(p)!)!.toString('utf8'));
+  }
+  get(path: string): string | undefined {
+    return this.cache.get(path);
+  }
+}
+
+export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput> {
+  const { index } = input;
+  const refused: EvalRunOutput['refused'] = [];
+  const cases = input.cases.filter((c) => {
+    if (sameRevision(c.repositoryRevision, index.manifest.revision)) return true;
+    refused.push({ case_id: c.id, reason: `pinned to ${c.repositoryRevision}, index ${index.manifest.index_build_id} built from ${index.manifest.revision}` });
+    return false;
+  });
+
+  const records: RetrievalRecord[] = [];
+  if (input.mode === 'live') {
+    const set = retrieverSet(index, input.embedder);
+    for (const cfg of input.configs ?? []) for (const c of cases) records.push(await retrieveForCase(c, index, set, cfg));
+  } else {
+    const known = new Set(cases.map((c) => c.id));
+    for (const r of input.recorded ?? []) {
+      if (!known.has(r.case_id)) continue;
+      if (!sameRevision(r.index_revision, index.manifest.revision)) {
+        refused.push({ case_id: r.case_id, reason: `recorded against ${r.index_revision}, index is ${index.manifest.revision}` });
+        continue;
+      }
+      records.push(r);
+    }
+  }
+
+  const inventory = new Map(index.inventory.map((e) => [e.path, e]));
+  const paths = index.inventory.map((e) => e.path);
+  const texts = new TreeTexts(new GitRepo(input.repoDir), new Map(index.inventory.map((e) => [e.path, e.oid])));
+  const chunksByFile = new Map<string, typeof index.chunks>();
+  for (const ch of index.chunks) {
+    let l = chunksByFile.get(ch.file);
+    if (!l) chunksByFile.set(ch.file, (l = []));
+    l.push(ch);
+  }
+  const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => chunksByFile.get(p) ?? [] };
+  const byCase = new Map(cases.map((c) => [c.id, c]));
+
+  const evaluated: EvaluatedCase[] = [];
+  for (const record of records) {
+    const testCase = byCase.get(record.case_id)!;
+    const metrics = evaluateCase(testCase, record.candidates_after_rerank);
+    if (!metrics.passed) {
+      const targetFiles = testCase.evidence.flatMap((g) => g.anyOf.flatMap((t) => paths.filter((p) => fileMatches(p, t.file))));
+      await texts.prefetch(targetFiles);
+    }
+    const d = metrics.passed
+      ? { diagnosis: 'passed' as const, detail: '', groups: [] }
+      : diagnoseCase({ testCase, metrics, index: { revision: index.manifest.revision, completed: index.manifest.completed }, repo: view, before: record.candidates_before_rerank, after: record.candidates_after_rerank });
+    const result: CaseResult = {
+      case_id: testCase.id,
+      retriever: record.retriever,
+      mode: input.mode,
+      query: testCase.query,
+      query_class: testCase.queryClass,
+      language: languageOfCase(testCase),
+      area: areaOf(testCase),
+      split: splitOf(testCase),
+      case_revision: testCase.repositoryRevision,
+      index_revision: index.manifest.revision,
+      index_build_id: index.manifest.index_build_id,
+      cutoff: testCase.cutoff,
+      context: testCase.context,
+      required_evidence: metrics.required_evidence,
+      hit: metrics.hit,
+      first_relevant_rank: metrics.first_relevant_rank,
+      reciprocal_rank: metrics.reciprocal_rank,
+      group_recall: metrics.group_recall,
+      missing_group_ids: metrics.missing_group_ids,
+      forbidden_chunk_ids: metrics.forbidden_chunk_ids,
+      revision_mismatches: metrics.revision_mismatches,
+      passed: metrics.passed,
+      diagnosis: d.diagnosis,
+      group_diagnoses: d.groups,
+      final_context_ids: record.candidates_after_rerank.slice(0, testCase.cutoff).map((c) => c.chunk_id),
+    };
+    const bundle = metrics.passed
+      ? null
+      : evidenceBundle({ testCase, result, record, manifest: index.manifest, inventory: (p) => inventory.get(p), paths, text: (p) => texts.get(p) });
+    evaluated.push({ testCase, result, record, bundle });
+  }
+  const results = evaluated.map((e) => e.result);
+  return { evaluated, results, refused, aggregates: aggregate(results) };
+}
+
+export function caseFile(dir: string, retriever: string, caseId: string): string {
+  return join(dir, 'cases', retriever.replace(/[^A-Za-z0-9._+-]/g, '_'), `${caseId}.json`);
+}

@@ -1,0 +1,110 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const execFileP = promisify(execFile);
+
+/**
+ * Read-only access to a git repository at a pinned commit: `git ls-tree -r` and `git cat-file --batch`
+ * read the commit's tree and blobs from the object store, never the working tree (which may hold
+ * uncommitted edits or another branch). Arguments are arrays and `cwd` is explicit (vitest's
+ * node/vcs/git.ts does the same), so no path or revision is ever parsed by a shell.
+ */
+export class GitError extends Error {
+  readonly code = 'GIT_FAILED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+export interface TreeEntry {
+  mode: string;
+  oid: string;
+  path: string;
+  bytes: number;
+}
+
+export class GitRepo {
+  constructor(readonly cwd: string) {}
+
+  private async git(args: string[]): Promise<string> {
+    try {
+      const { stdout } = await execFileP('git', args, { cwd: this.cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
+      return stdout;
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      throw new GitError(`git ${args.join(' ')} (in ${this.cwd}): ${(err.stderr || err.message).trim()}`);
+    }
+  }
+
+  /** The full commit id a revision names; fails clearly when it names no commit. */
+  async resolve(revision: string): Promise<string> {
+    if (revision.startsWith('-')) throw new GitError(`revision ${JSON.stringify(revision)} may not start with "-"`);
+    return (await this.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]).catch(() => {
+      throw new GitError(`${JSON.stringify(revision)} is not a commit in ${this.cwd}`);
+    })).trim();
+  }
+
+  /** Where the repository came from (remote origin URL), else its directory. */
+  async identity(): Promise<string> {
+    try {
+      return (await this.git(['config', '--get', 'remote.origin.url'])).trim() || this.cwd;
+    } catch {
+      return this.cwd;
+    }
+  }
+
+  /** Every blob of the commit's tree, with sizes (`-l`), NUL-separated so odd file names survive. */
+  async lsTree(commit: string): Promise<TreeEntry[]> {
+    const out = await this.git(['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+    const entries: TreeEntry[] = [];
+    for (const rec of out.split('\0')) {
+      if (!rec) continue;
+      const tab = rec.indexOf('\t');
+      const [mode, type, oid, size] = rec.slice(0, tab).split(/\s+/);
+      if (type !== 'blob') continue; // submodules (commit) carry no text here
+      entries.push({ mode, oid, path: rec.slice(tab + 1), bytes: Number(size) });
+    }
+    return entries;
+  }
+
+  /** Blob contents by object id, through one `git cat-file --batch` process. */
+  async readBlobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(oids)];
+    const result = new Map<string, Buffer>();
+    if (unique.length === 0) return result;
+    const child = spawn('git', ['cat-file', '--batch'], { cwd: this.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const done = new Promise<number>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve(code ?? 1));
+    });
+    child.stdin.end(unique.join('\n') + '\n');
+    const code = await done;
+    if (code !== 0) throw new GitError(`git cat-file --batch (in ${this.cwd}) exited ${code}: ${stderr.trim()}`);
+    const buf = Buffer.concat(chunks);
+    let pos = 0;
+    for (const oid of unique) {
+      const nl = buf.indexOf(0x0a, pos);
+      const header = buf.subarray(pos, nl).toString();
+      const [gotOid, type, size] = header.split(' ');
+      if (type === 'missing' || gotOid !== oid) throw new GitError(`object ${oid} missing from ${this.cwd}`);
+      const n = Number(size);
+      result.set(oid, buf.subarray(nl + 1, nl + 1 + n));
+      pos = nl + 1 + n + 1; // content, then a newline
+    }
+    return result;
+  }
+
+  /** One file's text at a commit, or undefined when the path is not in that commit's tree. */
+  async show(commit: string, path: string): Promise<string | undefined> {
+    try {
+      return await this.git(['show', `${commit}:${path}`]);
+    } catch {
+      return undefined;
+    }
+  }
+}

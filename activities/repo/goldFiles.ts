@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GoldCase } from '../../schemas/gold.ts';
+import { parseGoldJsonl, type GoldError } from '../../core/repo/goldParse.ts';
+
+/** Loads gold cases from a .jsonl file or every *.jsonl under a directory; every bad case is reported. */
+export function loadGold(path: string): { cases: GoldCase[]; errors: GoldError[] } {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f))
+    : [path];
+  const cases: GoldCase[] = [];
+  const errors: GoldError[] = [];
+  const firstFile = new Map<string, string>();
+  for (const f of files) {
+    const r = parseGoldJsonl(readFileSync(f, 'utf8'), f);
+    errors.push(...r.errors);
+    for (const c of r.cases) {
+      const prev = firstFile.get(c.id);
+      if (prev) {
+        errors.push({ file: f, line: 0, case_id: c.id, field: 'id', message: `duplicate id (also in ${prev})` });
+        continue;
+      }
+      firstFile.set(c.id, f);
+      cases.push(c);
+    }
+  }
+  return { cases, errors };
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
+import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
+import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
+import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
+import type { Embedder } from './embedder.ts';
+import { GitRepo } from './git.ts';
+import { grammarOf, languageOf } from './language.ts';
+import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts';
+import { grammarVersions } from './treeSitter.ts';
+
+export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}`;
+
+export interface BuildIndexOptions {
+  repoDir: string;
+  revision: string;
+  policy: PathPolicy;
+  outDir: string;
+  embedder?: Embedder;
+  /** Embedding batch size (texts per embed call). */
+  batchSize?: number;
+  log?: (msg: string) => void;
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Chunks one file's text; a parser failure falls back to the plain-text chunker (and is logged). */
+export async function chunkFile(path: string, text: string, revision: string, log: (m: string) => void = () => {}): Promise<Chunk[]> {
+  const language = languageOf(path);
+  const grammar = grammarOf(language);
+  if (grammar) {
+    try {
+      return await chunkStructural(path, text, language, grammar, revision);
+    } catch (e) {
+      log(`${path}: structural chunking failed (${(e as Error).message}); using the text chunker`);
+    }
+  }
+  return chunkText(path, text, language, revision);
+}
+
+/**
+ * Builds an index of `revision` (from git's object store, never the working tree). The build id is a hash
+ * of everything that determines the index's content, so rebuilding the same inputs gives the same id.
+ */
+export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> {
+  const log = opts.log ?? (() => {});
+  const git = new GitRepo(opts.repoDir);
+  const revision = await git.resolve(opts.revision);
+  const policyHash = sha(canonicalPolicy(opts.policy)).slice(0, 16);
+  const embedderInfo = opts.embedder?.info ?? null;
+  const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, embedderInfo])).slice(0, 16);
+  const manifest: IndexManifest = {
+    repository: await git.identity(),
+    revision,
+    index_build_id: buildId,
+    chunker_version: CHUNKER_VERSION,
+    embedder: embedderInfo,
+    policy: opts.policy,
+    policy_hash: policyHash,
+    completed: false,
+    created_at: new Date().toISOString(),
+    files: 0,
+    chunk_count: 0,
+    versions: grammarVersions(),
+  };
+  writeManifest(opts.outDir, manifest);
+
+  const tree = await git.lsTree(revision);
+  const decisions = tree.map((e) => ({ e, d: decidePath(e.path, e.bytes, opts.policy) }));
+  const blobs = await git.readBlobs(decisions.filter((x) => x.d.included).map((x) => x.e.oid));
+  const inventory: InventoryEntry[] = [];
+  const chunks: Chunk[] = [];
+  for (const { e, d } of decisions) {
+    let { included, reason } = d;
+    let fileChunks: Chunk[] = [];
+    if (included) {
+      const buf = blobs.get(e.oid)!;
+      if (buf.includes(0)) {
+        included = false;
+        reason = 'binary';
+      } else {
+        fileChunks = await chunkFile(e.path, buf.toString('utf8'), revision, log);
+      }
+    }
+    inventory.push({ path: e.path, oid: e.oid, bytes: e.bytes, included, reason, chunks: fileChunks.length });
+    chunks.push(...fileChunks);
+  }
+  let vectors: Float32Array[] | null = null;
+  if (opts.embedder) {
+    vectors = [];
+    const bs = opts.batchSize ?? 64;
+    for (let i = 0; i < chunks.length; i += bs) {
+      vectors.push(...(await opts.embedder.embed(chunks.slice(i, i + bs).map((c) => `${c.file}\n${c.text}`), 'document')));
+      log(`embedded ${Math.min(i + bs, chunks.length)}/${chunks.length} chunks`);
+    }
+  }
+  writeIndexBody(opts.outDir, inventory, chunks, vectors);
+  const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length };
+  writeManifest(opts.outDir, done);
+  log(`index ${buildId}: ${done.files} files, ${chunks.length} chunks at ${revision}`);
+  return { dir: opts.outDir, manifest: done, inventory, chunks, vectors };
+}

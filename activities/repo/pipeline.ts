@@ -1,0 +1,125 @@
+import type { GoldCase } from '../../schemas/gold.ts';
+import type { Chunk, RankedChunk, RetrievalRecord } from '../../schemas/repoIndex.ts';
+import type { Scored } from '../../core/repo/fusion.ts';
+import { rerank, type RerankWeights } from '../../core/repo/rerank.ts';
+import type { Embedder } from './embedder.ts';
+import type { LoadedIndex } from './indexStore.ts';
+import { bm25Retriever, denseRetriever, hybridRetriever, symbolRetriever, type Retriever } from './retrievers.ts';
+
+/**
+ * One retrieval configuration, end to end: retriever → optional reliable-context filter → candidates →
+ * optional role-aware rerank → optional neighbour expansion → final context (the first `cutoff`).
+ */
+export const RETRIEVER_KINDS = ['bm25', 'symbol', 'dense', 'hybrid_rrf', 'hybrid_weighted'] as const;
+export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
+
+export interface PipelineConfig {
+  retriever: RetrieverKind;
+  /** Hybrid weights in the order bm25, symbol, dense (dense dropped when no embedder). */
+  fusionWeights?: number[];
+  /** Candidates kept before reranking (the "inspected depth" a diagnosis talks about). */
+  candidateDepth: number;
+  /** Filter by the case's reliable context (package path prefix, language) before ranking. */
+  contextFilter: boolean;
+  rerank: RerankWeights | null;
+  /** After each definition in the final context, pull in the chunk just before it in its file. */
+  neighbours: boolean;
+}
+
+export const DEFAULT_PIPELINE: PipelineConfig = { retriever: 'bm25', candidateDepth: 50, contextFilter: false, rerank: null, neighbours: false };
+
+export function pipelineName(c: PipelineConfig): string {
+  return [c.retriever, c.contextFilter ? 'ctx' : null, c.rerank ? 'rerank' : null, c.neighbours ? 'nbr' : null].filter(Boolean).join('+');
+}
+
+export interface RetrieverSet {
+  bm25: Retriever;
+  symbol: Retriever;
+  dense: Retriever | null;
+  byId: Map<string, Chunk>;
+  byFile: Map<string, Chunk[]>;
+}
+
+export function retrieverSet(index: LoadedIndex, embedder?: Embedder): RetrieverSet {
+  const byId = new Map(index.chunks.map((c) => [c.chunk_id, c]));
+  const byFile = new Map<string, Chunk[]>();
+  for (const c of index.chunks) {
+    let l = byFile.get(c.file);
+    if (!l) byFile.set(c.file, (l = []));
+    l.push(c);
+  }
+  const dense = embedder && index.vectors ? denseRetriever(index.chunks, index.vectors, embedder) : null;
+  if (embedder && index.manifest.embedder && embedder.info.config_id !== index.manifest.embedder.config_id) {
+    throw new Error(`embedder ${embedder.info.config_id} differs from the index's (${index.manifest.embedder.config_id}): query and document vectors would not be comparable`);
+  }
+  return { bm25: bm25Retriever(index.chunks), symbol: symbolRetriever(index.chunks), dense, byId, byFile };
+}
+
+function pick(set: RetrieverSet, cfg: PipelineConfig): Retriever {
+  const parts = [set.bm25, set.symbol, ...(set.dense ? [set.dense] : [])];
+  const weights = cfg.fusionWeights?.slice(0, parts.length);
+  switch (cfg.retriever) {
+    case 'bm25':
+      return set.bm25;
+    case 'symbol':
+      return set.symbol;
+    case 'dense':
+      if (!set.dense) throw new Error('dense retrieval needs an embedder and an index built with one (repo index --embedder ...)');
+      return set.dense;
+    case 'hybrid_rrf':
+      return hybridRetriever(parts, { kind: 'rrf', weights });
+    case 'hybrid_weighted':
+      return hybridRetriever(parts, { kind: 'weighted', weights: weights ?? parts.map(() => 1) });
+  }
+}
+
+function toRanked(list: readonly Scored[], byId: Map<string, Chunk>): RankedChunk[] {
+  return list.map((s, i) => {
+    const c = byId.get(s.id)!;
+    return { rank: i + 1, chunk_id: c.chunk_id, file: c.file, symbols: c.symbols, references: c.references, role: c.role, revision: c.revision, score: s.score };
+  });
+}
+
+function withNeighbours(ranked: RankedChunk[], set: RetrieverSet, cutoff: number): RankedChunk[] {
+  const out: RankedChunk[] = [];
+  const seen = new Set<string>();
+  for (const r of ranked) {
+    if (seen.has(r.chunk_id)) continue;
+    out.push(r);
+    seen.add(r.chunk_id);
+    if (out.length > cutoff || r.role !== 'definition') continue;
+    const siblings = set.byFile.get(r.file) ?? [];
+    const i = siblings.findIndex((c) => c.chunk_id === r.chunk_id);
+    const prev = i > 0 ? siblings[i - 1] : undefined;
+    if (prev && !seen.has(prev.chunk_id)) {
+      out.push({ ...toRanked([{ id: prev.chunk_id, score: r.score }], set.byId)[0] });
+      seen.add(prev.chunk_id);
+    }
+  }
+  return out.map((r, i) => ({ ...r, rank: i + 1 }));
+}
+
+export async function retrieveForCase(testCase: GoldCase, index: LoadedIndex, set: RetrieverSet, cfg: PipelineConfig): Promise<RetrievalRecord> {
+  const filters: RetrievalRecord['filters'] = {};
+  if (cfg.contextFilter && testCase.context?.package) filters.pathPrefix = testCase.context.package;
+  if (cfg.contextFilter && testCase.context?.language) filters.language = testCase.context.language;
+  const filter = filters.pathPrefix || filters.language
+    ? (c: Chunk) => (!filters.pathPrefix || c.file.startsWith(filters.pathPrefix)) && (!filters.language || c.language === filters.language)
+    : undefined;
+  const hits = await pick(set, cfg).search(testCase.query, { topK: cfg.candidateDepth, filter });
+  const before = toRanked(hits, set.byId);
+  let after = cfg.rerank ? rerank(testCase.query, before, testCase.context, cfg.rerank).map((c, i) => ({ ...c, rank: i + 1 })) : before;
+  if (cfg.neighbours) after = withNeighbours(after, set, testCase.cutoff);
+  return {
+    case_id: testCase.id,
+    retriever: pipelineName(cfg),
+    query: testCase.query,
+    searched_query: testCase.query,
+    filters,
+    index_build_id: index.manifest.index_build_id,
+    index_revision: index.manifest.revision,
+    candidates_before_rerank: before,
+    candidates_after_rerank: after,
+    final_context_ids: after.slice(0, testCase.cutoff).map((c) => c.chunk_id),
+  };
+}

@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import { tableFromArrays } from 'apache-arrow';
+import type { CaseResult, IndexManifest } from '../../schemas/repoIndex.ts';
+import { renderReport } from '../../core/repo/report.ts';
+import { writeFileAtomic, writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
+import { writeParquet } from '../storage/parquet.ts';
+import { caseFile, type EvalRunOutput } from './evalRun.ts';
+import { EVALUATOR_VERSION } from './evidenceBundle.ts';
+
+/**
+ * Writes a run's artifacts under `dir` (runs/<run-id>/repo/): one JSON per case and retriever (result +
+ * ranked record), records.jsonl (replayable in recorded mode), evidence bundles for failures, results and
+ * aggregates as Parquet, summary.json and a self-contained report.html. Every file is written atomically.
+ */
+export function resultsTable(results: readonly CaseResult[]) {
+  const col = <T>(f: (r: CaseResult) => T) => results.map(f);
+  // List-valued fields are stored as JSON text: one flat, typed table every reader opens the same way.
+  return tableFromArrays({
+    case_id: col((r) => r.case_id),
+    retriever: col((r) => r.retriever),
+    mode: col((r) => r.mode),
+    query_class: col((r) => r.query_class),
+    language: col((r) => r.language),
+    area: col((r) => r.area),
+    split: col((r) => r.split),
+    case_revision: col((r) => r.case_revision),
+    index_revision: col((r) => r.index_revision),
+    index_build_id: col((r) => r.index_build_id),
+    cutoff: Int32Array.from(col((r) => r.cutoff)),
+    passed: col((r) => r.passed),
+    required_evidence: col((r) => r.required_evidence),
+    hit: col((r) => r.hit),
+    first_relevant_rank: Float64Array.from(col((r) => r.first_relevant_rank ?? NaN)),
+    reciprocal_rank: Float64Array.from(col((r) => r.reciprocal_rank)),
+    group_recall: Float64Array.from(col((r) => r.group_recall)),
+    missing_group_ids: col((r) => JSON.stringify(r.missing_group_ids)),
+    forbidden_chunk_ids: col((r) => JSON.stringify(r.forbidden_chunk_ids)),
+    revision_mismatches: col((r) => JSON.stringify(r.revision_mismatches)),
+    diagnosis: col((r) => r.diagnosis),
+    final_context_ids: col((r) => JSON.stringify(r.final_context_ids)),
+  });
+}
+
+export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}): void {
+  for (const e of out.evaluated) {
+    writeJsonAtomic(caseFile(dir, e.result.retriever, e.result.case_id), { result: e.result, record: e.record });
+    if (e.bundle) writeJsonAtomic(join(dir, 'evidence', e.result.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'), `${e.result.case_id}.json`), e.bundle);
+  }
+  writeJsonlAtomic(join(dir, 'records.jsonl'), out.evaluated.map((e) => e.record));
+  writeJsonlAtomic(join(dir, 'results.jsonl'), out.results);
+  const meta = { index_build_id: manifest.index_build_id, revision: manifest.revision, evaluator_version: EVALUATOR_VERSION };
+  writeParquet(join(dir, 'results.parquet'), resultsTable(out.results), meta);
+  writeJsonAtomic(join(dir, 'aggregates.json'), out.aggregates);
+  writeJsonAtomic(join(dir, 'summary.json'), { ...extra, evaluator_version: EVALUATOR_VERSION, index: manifest, refused: out.refused, cases: out.results.length });
+  writeFileAtomic(
+    join(dir, 'report.html'),
+    renderReport({
+      title: `Repository retrieval evaluation — ${manifest.repository}`,
+      meta: { revision: manifest.revision, 'index build': manifest.index_build_id, chunker: manifest.chunker_version, evaluator: EVALUATOR_VERSION, embedder: manifest.embedder?.config_id ?? 'none' },
+      aggregates: out.aggregates,
+      results: out.results,
+      refused: out.refused,
+    }),
+  );
+}

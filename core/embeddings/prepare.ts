@@ -26,6 +26,7 @@ export function invocationFingerprint(config: EmbeddingConfig, side: Side): stri
     config.model_revision,
     config.output_dimensionality,
     config.dimensions,
+    config.normalize,
     s.task_type,
     config.local?.model_dir ?? null,
     config.local?.pooling ?? null,

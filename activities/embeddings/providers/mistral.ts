@@ -1,0 +1,26 @@
+import { Mistral } from '@mistralai/mistralai';
+import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
+import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+
+/** Mistral's embeddings API (mistral-embed, codestral-embed) through the official SDK, SDK retries off. */
+export async function createMistralProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
+  const keyEnv = config.api_key_env ?? 'MISTRAL_API_KEY';
+  const apiKey = penv.env[keyEnv];
+  if (!apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${keyEnv}`);
+  const serverURL = (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url ?? penv.baseUrls?.mistral;
+  const client = new Mistral({ apiKey, ...(serverURL ? { serverURL } : {}), retryConfig: { strategy: 'none' }, timeoutMs: 120_000 });
+  return {
+    async embed(texts) {
+      if (texts.length === 0) return { vectors: [], tokens: 0 };
+      const res = await client.embeddings.create({
+        model: config.model,
+        inputs: [...texts],
+        ...(config.output_dimensionality ? { outputDimension: config.output_dimensionality } : {}),
+      });
+      const data = [...res.data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+      const vectors = data.map((d) => Float32Array.from(d.embedding ?? []));
+      checkBatch(config, texts.length, vectors);
+      return { vectors, tokens: res.usage?.promptTokens ?? null };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { ProviderResponseError, ProviderUnavailableError } from './types.ts';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** First backoff when the server gives no Retry-After; doubles each attempt, with full jitter. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited out here: the error goes up (Temporal retries the activity later). */
+  maxRetryAfterMs: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
+
+export interface RetryInfo {
+  retryable: boolean;
+  status: number | null;
+  retryAfterMs: number | null;
+}
+
+type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
+
+function header(h: HeaderSource | undefined, name: string): string | null {
+  if (!h) return null;
+  if (typeof (h as { get?: unknown }).get === 'function') return (h as { get(n: string): string | null }).get(name);
+  const rec = h as Record<string, string | string[] | undefined>;
+  const key = Object.keys(rec).find((k) => k.toLowerCase() === name);
+  const v = key ? rec[key] : undefined;
+  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
+}
+
+/** Retry-After is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3); `retry-after-ms` is OpenAI's finer form. */
+export function parseRetryAfter(headers: HeaderSource | undefined, now = Date.now()): number | null {
+  const ms = header(headers, 'retry-after-ms');
+  if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
+  const v = header(headers, 'retry-after')?.trim();
+  if (!v) return null;
+  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
+  const date = Date.parse(v);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * Reads an SDK error without knowing which SDK threw it: `status` (openai, @google/genai), `statusCode`
+ * (@mistralai/mistralai); headers on `headers` (openai, mistral) or attached by our Gemini fetch wrapper.
+ * Gemini also puts the delay in the body (google.rpc.RetryInfo `retryDelay: "12s"`), read from the message.
+ */
+export function retryInfo(err: unknown): RetryInfo {
+  if (err instanceof ProviderResponseError || err instanceof ProviderUnavailableError) return { retryable: false, status: null, retryAfterMs: null };
+  const e = (err ?? {}) as { status?: unknown; statusCode?: unknown; headers?: HeaderSource; message?: unknown; name?: unknown };
+  const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : null;
+  let retryAfterMs = parseRetryAfter(e.headers);
+  if (retryAfterMs == null && typeof e.message === 'string') {
+    const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(e.message);
+    if (m) retryAfterMs = Number(m[1]) * 1000;
+  }
+  // No status: a connection-level failure (refused, reset, timeout) is worth retrying; a programming error is not.
+  const connection = status == null && /connect|timeout|timed out|fetch failed|socket|ECONN|EPIPE|network/i.test(`${String(e.name)} ${String(e.message)}`);
+  const retryable = status != null ? status === 408 || status === 409 || status === 429 || status >= 500 : connection;
+  return { retryable, status, retryAfterMs };
+}
+
+export interface RetryEvent {
+  attempt: number;
+  delayMs: number;
+  info: RetryInfo;
+  error: unknown;
+}
+
+/** Runs `fn`, retrying retryable failures with exponential backoff, honouring Retry-After when given. */
+export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY, onRetry?: (e: RetryEvent) => void): Promise<T> {
+  const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const random = policy.random ?? Math.random;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (error) {
+      const info = retryInfo(error);
+      if (!info.retryable || attempt >= policy.maxAttempts) throw error;
+      if (info.retryAfterMs != null && info.retryAfterMs > policy.maxRetryAfterMs) throw error;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * random();
+      const delayMs = info.retryAfterMs ?? backoff;
+      onRetry?.({ attempt, delayMs, info, error });
+      await sleep(delayMs);
+    }
+  }
+}

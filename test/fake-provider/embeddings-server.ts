@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local HTTP server speaking the embedding APIs of OpenAI (`/openai/v1/embeddings`, also what
+ * OpenAI-compatible servers speak), Gemini (`/gemini/v1beta/models/{model}:batchEmbedContents` and
+ * `:embedContent`) and Mistral (`/mistral/v1/embeddings`), so tests drive the real SDKs over real HTTP.
+ *
+ * Vectors are a deterministic function of (model, text, dimensions): the first components come from the
+ * sha256 of the text, so equal texts give equal vectors and tests can recompute any expected vector with
+ * `fakeVector`. Faults are scripted per API and consumed in order: a 429 with Retry-After, a 500, or a
+ * "short" batch that silently drops the last vector. Every request is recorded (auth headers included, so
+ * tests can check the key went out; the server never logs them).
+ */
+export type Api = 'openai' | 'gemini' | 'mistral';
+export type Fault = { status: 429; retryAfter?: string; retryDelayBody?: string } | { status: 500 } | { status: 'short' };
+
+export interface RecordedRequest {
+  api: Api;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+export interface FakeEmbeddingServer {
+  url: string;
+  baseUrls: Record<Api, string>;
+  requests: RecordedRequest[];
+  script(api: Api, ...faults: Fault[]): void;
+  close(): Promise<void>;
+}
+
+export function fakeVector(model: string, text: string, dims: number): Float32Array {
+  const v = new Float32Array(dims);
+  let block = Buffer.alloc(0);
+  for (let i = 0; i < dims; i++) {
+    if (i % 32 === 0) block = createHash('sha256').update(`${model}\u0000${i / 32}\u0000${text}`).digest();
+    v[i] = (block[i % 32] - 127.5) / 127.5;
+  }
+  return v;
+}
+
+/** Rough token count the fake reports as usage: whitespace-separated words. */
+export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number } = {}): Promise<FakeEmbeddingServer> {
+  const requests: RecordedRequest[] = [];
+  const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [] };
+  const dimsOf = (model: string, asked?: number) => asked ?? opts.dims?.[model] ?? opts.defaultDims ?? 8;
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  /** Applies the next scripted fault; returns true when it answered the request itself. */
+  const fault = (api: Api, res: ServerResponse): 'short' | boolean => {
+    const f = faults[api].shift();
+    if (!f) return false;
+    if (f.status === 'short') return 'short';
+    if (f.status === 429) {
+      const body = api === 'gemini'
+        ? { error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED', details: f.retryDelayBody ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: f.retryDelayBody }] : [] } }
+        : { error: { message: 'Rate limit reached', type: 'rate_limit_error' } };
+      send(res, 429, body, f.retryAfter != null ? { 'retry-after': f.retryAfter } : {});
+      return true;
+    }
+    send(res, 500, api === 'gemini' ? { error: { code: 500, message: 'Internal error', status: 'INTERNAL' } } : { error: { message: 'internal error' } });
+    return true;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
+    const path = (req.url ?? '').split('?')[0];
+    let body: any;
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return send(res, 400, { error: { message: 'body is not JSON' } });
+    }
+    const api: Api | null = path.startsWith('/openai/') ? 'openai' : path.startsWith('/gemini/') ? 'gemini' : path.startsWith('/mistral/') ? 'mistral' : null;
+    if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
+    requests.push({ api, path, headers: req.headers, body });
+    const f = fault(api, res);
+    if (f === true) return;
+    const short = f === 'short';
+    const trim = <T>(xs: T[]) => (short ? xs.slice(0, -1) : xs);
+
+    if (api === 'openai' && path === '/openai/v1/embeddings') {
+      const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      const dims = dimsOf(body.model, body.dimensions);
+      return send(res, 200, {
+        object: 'list',
+        model: body.model,
+        data: trim(input.map((t, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(body.model, t, dims)) }))),
+        usage: { prompt_tokens: input.reduce((a, t) => a + fakeTokens(t), 0), total_tokens: input.reduce((a, t) => a + fakeTokens(t), 0) },
+      });
+    }
+    if (api === 'mistral' && path === '/mistral/v1/embeddings') {
+      const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      const dims = dimsOf(body.model, body.output_dimension ?? undefined);
+      const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
+      return send(res, 200, {
+        id: 'emb-1',
+        object: 'list',
+        model: body.model,
+        data: trim(input.map((t, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(body.model, t, dims)) }))),
+        usage: { prompt_tokens: tokens, total_tokens: tokens, completion_tokens: 0 },
+      });
+    }
+    const g = /^\/gemini\/v1beta\/models\/([^:]+):(batchEmbedContents|embedContent)$/.exec(path);
+    if (api === 'gemini' && g) {
+      const model = g[1];
+      const reqs: any[] = g[2] === 'batchEmbedContents' ? body.requests : [body];
+      const embeddings = reqs.map((r) => {
+        const text = (r.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
+        return { values: Array.from(fakeVector(model, text, dimsOf(model, r.outputDimensionality))) };
+      });
+      return send(res, 200, g[2] === 'batchEmbedContents' ? { embeddings: trim(embeddings) } : { embedding: embeddings[0] });
+    }
+    send(res, 404, { error: { message: `no route ${path}` } });
+  };
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral` },
+    requests,
+    script: (api, ...fs) => faults[api].push(...fs),
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}

@@ -5,11 +5,12 @@ import type { Verdict } from './types.ts';
  * The paper's distractor rule applied to one mutant's per-test outcomes: it must fail a test, and at least one
  * failure must be wrong output (a bare assertion failure) rather than only a crash or a timeout.
  */
-export function classifyOutcomes(outcomes: readonly string[]): { verdict: Verdict; failing_tests: number[] } {
+export function classifyOutcomes(outcomes: readonly string[]): { verdict: Verdict; failing_tests: number[]; timed_out?: boolean } {
   const failing_tests: number[] = [];
   outcomes.forEach((o, i) => {
     if (o !== 'pass') failing_tests.push(i);
   });
   if (failing_tests.length === 0) return { verdict: 'equivalent', failing_tests };
-  return { verdict: outcomes.some(isBareFailure) ? 'kept' : 'crash_only', failing_tests };
+  const verdict = outcomes.some(isBareFailure) ? 'kept' : 'crash_only';
+  return outcomes.includes('TIMEOUT') ? { verdict, failing_tests, timed_out: true } : { verdict, failing_tests };
 }

@@ -59,7 +59,9 @@ export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
       seenType.add(t);
     }
   }
-  if (selectDistractors(kept(p), limits.max).length < limits.max) {
+  // Fewer than `max` selectable, or the types still wanted are all represented among the kept but the
+  // selection had to give one up (identical failing subsets): go on in priority order.
+  if (picked.length === 0 || selectDistractors(kept(p), limits.max).length < limits.max) {
     for (const i of p.order) {
       if (picked.length >= budget) break;
       if (!p.tried.has(i) && !picked.includes(i)) picked.push(i);

@@ -30,4 +30,6 @@ export interface VerifiedCandidate {
   verdict: Verdict;
   /** Indices of the tests whose outcome is not `pass`. */
   failing_tests: number[];
+  /** Some test hit the time limit (timeouts are the dearest verifications; the yield report counts them). */
+  timed_out?: boolean;
 }

@@ -9,6 +9,8 @@ export interface YieldCounts {
   crash_only: number;
   kept: number;
   selected: number;
+  /** Verified candidates that hit the time limit on some test (a subset of crash_only and kept). */
+  timed_out: number;
 }
 
 export interface YieldReport {
@@ -25,7 +27,7 @@ export interface TaskYield {
   selected: readonly VerifiedCandidate[];
 }
 
-const zero = (): YieldCounts => ({ candidates: 0, verified: 0, equivalent: 0, crash_only: 0, kept: 0, selected: 0 });
+const zero = (): YieldCounts => ({ candidates: 0, verified: 0, equivalent: 0, crash_only: 0, kept: 0, selected: 0, timed_out: 0 });
 
 function sortedRecord(m: Map<string, YieldCounts>): Record<string, YieldCounts> {
   return Object.fromEntries([...m.keys()].sort().map((k) => [k, m.get(k)!]));
@@ -49,6 +51,7 @@ export function buildYieldReport(tasks: readonly TaskYield[]): YieldReport {
       bump(v.candidate, (y) => {
         y.verified++;
         y[v.verdict]++;
+        if (v.timed_out) y.timed_out++;
       });
     }
     for (const v of t.selected) bump(v.candidate, (y) => y.selected++);

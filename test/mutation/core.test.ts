@@ -17,7 +17,7 @@ const kept = (c: MutationCandidate, failing: number[]): VerifiedCandidate => ({ 
 
 test('classification follows the paper: fail a test, and at least one failure is wrong output', () => {
   assert.deepEqual(classifyOutcomes(['pass', 'pass']), { verdict: 'equivalent', failing_tests: [] });
-  assert.deepEqual(classifyOutcomes(['pass', 'ERROR: TypeError', 'TIMEOUT']), { verdict: 'crash_only', failing_tests: [1, 2] });
+  assert.deepEqual(classifyOutcomes(['pass', 'ERROR: TypeError', 'TIMEOUT']), { verdict: 'crash_only', failing_tests: [1, 2], timed_out: true });
   assert.deepEqual(classifyOutcomes(['FAIL', 'ERROR: TypeError', 'pass']), { verdict: 'kept', failing_tests: [0, 1] });
   assert.deepEqual(classifyOutcomes(['pass', 'FAIL: expected 3']), { verdict: 'kept', failing_tests: [1] });
 });
@@ -68,6 +68,15 @@ test('rounds: first one per missing bug type, stop once the selection cannot imp
   assert.ok(isDone({ ...q, tried: new Set([0, 2]) }, { ...limits, cap: 2 }), 'cap reached');
 });
 
+test('rounds: when selection gave up a type for subset diversity, keep trying in order instead of stalling', () => {
+  const t = [cand('off_by_one', 1), cand('wrong_operator', 2), cand('swap_arguments', 3), cand('wrong_comparison', 4), cand('off_by_one', 5), cand('off_by_one', 6)];
+  const p: TaskProgress = { candidates: t, order: [0, 1, 2, 3, 4, 5], tried: new Set([0, 1, 2, 3, 4]), verified: [
+    ...t.slice(0, 4).map((c) => kept(c, [0])), kept(t[4], [1])] };
+  const limits = { max: 4, roundSize: 4, cap: 40 };
+  assert.equal(isDone(p, limits), false);
+  assert.deepEqual(nextRound(p, limits), [5]);
+});
+
 test('bug descriptions say what changed and where', () => {
   const canonical = 'def f(n):\n    for i in range(1, n):\n        pass\n';
   const c: MutationCandidate = { operator: 'int_constant', bug_type: 'off_by_one', start: 29, end: 30, line: 2, original: '1', replacement: '2', code: '', in_while: false };
@@ -80,8 +89,8 @@ test('yield report counts per operator and bug type; verified = equivalent + cra
     { candidates: [a, b, c], verified: [kept(a, [0]), { candidate: b, verdict: 'equivalent', failing_tests: [] }], selected: [kept(a, [0])] },
     { candidates: [c], verified: [{ candidate: c, verdict: 'crash_only', failing_tests: [0] }], selected: [] },
   ]);
-  assert.deepEqual(r.total, { candidates: 4, verified: 3, equivalent: 1, crash_only: 1, kept: 1, selected: 1 });
-  assert.deepEqual(r.by_bug_type.off_by_one, { candidates: 2, verified: 2, equivalent: 1, crash_only: 0, kept: 1, selected: 1 });
-  assert.deepEqual(r.by_operator.op_wrong_operator, { candidates: 2, verified: 1, equivalent: 0, crash_only: 1, kept: 0, selected: 0 });
+  assert.deepEqual(r.total, { candidates: 4, verified: 3, equivalent: 1, crash_only: 1, kept: 1, selected: 1, timed_out: 0 });
+  assert.deepEqual(r.by_bug_type.off_by_one, { candidates: 2, verified: 2, equivalent: 1, crash_only: 0, kept: 1, selected: 1, timed_out: 0 });
+  assert.deepEqual(r.by_operator.op_wrong_operator, { candidates: 2, verified: 1, equivalent: 0, crash_only: 1, kept: 0, selected: 0, timed_out: 0 });
   assert.deepEqual(r.selected_per_task, { '0': 1, '1': 1 });
 });

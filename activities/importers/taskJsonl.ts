@@ -1,0 +1,29 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Task } from '../../schemas/task.ts';
+import { readJsonl } from './jsonlReader.ts';
+import type { ImportResult } from './types.ts';
+
+/** Task JSONL in the project's own schema (e.g. data/tasks/curated/*.jsonl): a file, or a directory of them. */
+export function importTaskFiles(path: string): ImportResult {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f))
+    : [path];
+  const out: ImportResult = { tasks: [], rejections: [] };
+  for (const file of files) {
+    const { records, rejections } = readJsonl(file);
+    out.rejections.push(...rejections);
+    for (const { line, value } of records) {
+      const parsed = Task.safeParse(value);
+      if (parsed.success) out.tasks.push({ task: parsed.data, file, line });
+      else {
+        const issue = parsed.error.issues[0];
+        out.rejections.push({
+          file, line, task_id: typeof value.task_id === 'string' ? value.task_id : undefined,
+          field: issue.path.join('.') || '(record)', code: 'INVALID_FIELD', message: issue.message,
+        });
+      }
+    }
+  }
+  return out;
+}

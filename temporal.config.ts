@@ -72,8 +72,8 @@ export const LOCAL_RETRY: RetryPolicy = {
  * `startToCloseTimeout` bounds one attempt; `heartbeatTimeout` notices a dead worker sooner than that for long ones.
  */
 export const ACTIVITY_CLASSES = {
-  /** One LLM request: reasoning models can take minutes. */
-  llm: { startToCloseTimeout: '10 minutes', retry: PROVIDER_RETRY },
+  /** One LLM request: reasoning models can take minutes; the heartbeat notices a killed worker long before that. */
+  llm: { startToCloseTimeout: '10 minutes', heartbeatTimeout: '30 seconds', retry: PROVIDER_RETRY },
   /** Gate / oracle runs over one entry or a batch of entries; heartbeats let a killed worker be noticed fast. */
   exec: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: LOCAL_RETRY },
   /** Embedding batches against providers or local models. */

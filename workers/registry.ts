@@ -10,6 +10,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskQueueKey } from '../temporal.config.ts';
 import { createHealthActivities } from '../infra/temporal/healthActivities.ts';
+import { createDefaultActivities } from '../activities/generation/defaultActivities.ts';
+import { createExecActivities } from '../activities/generation/execActivities.ts';
+import { createLlmActivities } from '../activities/generation/llmActivities.ts';
+import { closeLedgers } from '../activities/ledger/ledger.ts';
+import { openOracle } from '../activities/exec/oracle.ts';
+import type { Oracle } from '../activities/exec/types.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const WORKFLOWS_PATH = join(PROJECT_ROOT, 'workflows', 'index.ts');
@@ -43,9 +49,31 @@ const health = (queue: TaskQueueKey): ActivityProvider => ({
   create: () => ({ activities: createHealthActivities(queue) }),
 });
 
+/** The execution oracle (sandbox pool + cache) is opened on first use by an exec activity and closed with the worker. */
+function lazyOracle(): { get: () => Promise<Oracle>; close: () => Promise<void> } {
+  let p: Promise<Oracle> | null = null;
+  return {
+    get: () => (p ??= openOracle()),
+    close: async () => {
+      if (p) await (await p).close();
+      p = null;
+    },
+  };
+}
+
 export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   health('default'),
   health('llm'),
   health('exec'),
   health('embed'),
+  { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
+  { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
+  {
+    queue: 'exec',
+    name: 'generation:exec',
+    create: () => {
+      const oracle = lazyOracle();
+      return { activities: createExecActivities({ oracle: oracle.get }), close: oracle.close };
+    },
+  },
 ];

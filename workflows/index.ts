@@ -3,3 +3,6 @@
  * To add a workflow, add ONE export line here.
  */
 export * from './ping.ts';
+export * from './generateRegistry.ts';
+export * from './buildEntry.ts';
+export * from './buildBenchmark.ts';

@@ -67,7 +67,8 @@ export interface AttemptSummary {
   reused: boolean;
 }
 
-export type EntryStatus = 'accepted' | 'rejected' | 'budget_exhausted';
+/** accepted / rejected are final; budget_exhausted and provider_error are redone when the run is resumed. */
+export type EntryStatus = 'accepted' | 'rejected' | 'budget_exhausted' | 'provider_error';
 
 /** What `buildEntry` ends with; written to `runs/<run>/entries/<entry_id>.json`. */
 export interface EntryResult {

@@ -26,6 +26,8 @@ export interface LoggedRequest {
   subject: string | null;
   kind: ScriptKind;
   status: number;
+  /** The prompt text the server saw (system + user), for asserting what a regeneration was told. */
+  prompt: string;
   /** Billed usage as this provider defines it: output includes reasoning. Null for HTTP errors. */
   usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number } | null;
 }
@@ -118,7 +120,8 @@ function answerText(subject: string | null, prompt: string, kind: ScriptKind): s
     return kind === 'malformed' ? '{"entries": [' : registryAnswer(subject.slice('registry:'.length), count);
   }
   const name = subject ?? 'unknown_function';
-  if (kind === 'malformed') return JSON.stringify(goodEntry(name)).slice(0, 120);
+  // Cut short and closed: an object that JSON.parse rejects (as a truncated answer is).
+  if (kind === 'malformed') return JSON.stringify(goodEntry(name)).slice(0, 120) + '}';
   if (kind === 'gate_fail') return JSON.stringify(gateFailingEntry(name));
   // Wrapped in a fence with a sentence around it, as models often answer: the parser must cope.
   return 'Here is the entry:\n```json\n' + JSON.stringify(goodEntry(name), null, 1) + '\n```\n';
@@ -178,7 +181,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (kind === '429' || kind === '500' || kind === '400') {
         const status = Number(kind);
-        log.push({ provider, endpoint, model, subject, kind, status, usage: null });
+        log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt });
         send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`));
         return;
       }
@@ -187,7 +190,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       const visible = fakeTokens(text.length);
       const reasoning = provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
       const usage = { input_tokens: input, output_tokens: visible + reasoning, reasoning_tokens: reasoning };
-      log.push({ provider, endpoint, model, subject, kind, status: 200, usage });
+      log.push({ provider, endpoint, model, subject, kind, status: 200, usage, prompt });
       if (endpoint === 'chat.completions') {
         send(res, 200, {
           id: `chatcmpl-${log.length}`, object: 'chat.completion', created: 1_700_000_000, model,

@@ -1,0 +1,58 @@
+/** Activities of the `default` queue: small file and ledger reads/writes for the generation workflows. */
+import { assignEntryIds, dedupRegistry, type Dropped } from '../../core/generation/dedup.ts';
+import type { AttemptSummary, EntryResult, EntryStatus, RegistryEntry } from '../../core/generation/types.ts';
+import { ledgerAt } from '../ledger/ledger.ts';
+import { writeJsonlAtomic } from '../storage/atomic.ts';
+import { registryFromTasks } from './execActivities.ts';
+import { readEntryResult, readRegistry, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
+
+export type EntrySource = { kind: 'registry'; path: string } | { kind: 'tasks'; path: string };
+
+export interface RegistryPage {
+  entries: RegistryEntry[];
+  total: number;
+  /** Bad lines, reported on the first page only (file, line, field, message); the rest of the registry goes on. */
+  problems: RecordProblem[];
+}
+
+export function createDefaultActivities() {
+  return {
+    async loadRegistryPage(input: { source: EntrySource; offset: number; limit: number }): Promise<RegistryPage> {
+      const { entries, problems } = input.source.kind === 'registry' ? readRegistry(input.source.path) : registryFromTasks(input.source.path);
+      return { entries: entries.slice(input.offset, input.offset + input.limit), total: entries.length, problems: input.offset === 0 ? problems : [] };
+    },
+
+    async entryStatuses(input: { runDir: string; ids: string[] }): Promise<Record<string, EntryStatus>> {
+      const out: Record<string, EntryStatus> = {};
+      for (const id of input.ids) {
+        const r = readEntryResult(input.runDir, id);
+        if (r) out[id] = r.status;
+      }
+      return out;
+    },
+
+    /** Where a (re)started entry continues: after the last attempt the ledger has, with that attempt's reasons. */
+    async entryStartState(input: { runDir: string; runId: string; entryId: string }): Promise<{ lastAttempt: number; lastRejection: { attempt_no: number; reasons: string[] } | null; previousAttempts: AttemptSummary[] }> {
+      const ledger = ledgerAt(runPaths(input.runDir).ledger);
+      const lastAttempt = ledger.lastAttempt(input.runId, 'entry', input.entryId);
+      const prev = readEntryResult(input.runDir, input.entryId);
+      const judged = (prev?.attempts ?? []).filter((a) => a.attempt_no <= lastAttempt && (a.outcome === 'rejected' || a.outcome === 'parse_error'));
+      const last = judged.at(-1);
+      return { lastAttempt, lastRejection: last ? { attempt_no: last.attempt_no, reasons: last.reasons } : null, previousAttempts: prev?.attempts ?? [] };
+    },
+
+    async recordEntryResult(input: { runDir: string; result: EntryResult }): Promise<void> {
+      writeEntryResult(input.runDir, input.result);
+    },
+
+    /** Deduplicates the triples of all domains (names and near-duplicate queries), assigns ids, writes the registry. */
+    async writeRegistry(input: { runDir: string; triples: Omit<RegistryEntry, 'entry_id'>[]; nearDuplicateThreshold?: number }): Promise<{ entries: number; dropped: Dropped[] }> {
+      const { kept, dropped } = dedupRegistry(input.triples, { nearDuplicateThreshold: input.nearDuplicateThreshold });
+      const paths = runPaths(input.runDir);
+      writeJsonlAtomic(paths.registry, assignEntryIds(kept));
+      writeJsonlAtomic(paths.dropped, dropped);
+      return { entries: kept.length, dropped };
+    },
+  };
+}
+export type DefaultActivities = ReturnType<typeof createDefaultActivities>;

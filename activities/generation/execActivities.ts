@@ -1,0 +1,211 @@
+/**
+ * Activities of the `exec` queue (they run code through the execution oracle, so they live where the Python
+ * sandbox pool is): the five-stage gate on one generated entry, the `mechanical` generator (the mutation
+ * engine on tasks that already have a canonical and tests), and the finalisation of a benchmark (the gate over
+ * the whole accepted set: cross-entry corpus integrity and the two integrity sweeps, then the release files).
+ */
+import { statSync } from 'node:fs';
+import { runGate, type GateReport } from '../gate/gate.ts';
+import { getProfile } from '../../core/gate/profiles.ts';
+import { toRelease, type ReleaseInput } from '../../core/generation/release.ts';
+import type { RegistryEntry } from '../../core/generation/types.ts';
+import type { Oracle } from '../exec/types.ts';
+import type { Task } from '../../schemas/task.ts';
+import { ledgerAt } from '../ledger/ledger.ts';
+import { InvalidInputError } from '../llm/errors.ts';
+import { mutateAndVerify } from '../mutation/verify.ts';
+import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
+import { loadTasks } from '../tasks/loadTasks.ts';
+import type { GenerateOutcome } from './llmActivities.ts';
+import { listEntryResults, readRegistry, runPaths } from './runFiles.ts';
+import { toTemporalFailure, withHeartbeat } from './temporalErrors.ts';
+
+export interface ExecActivityDeps {
+  /** Opened once per worker on first use, closed with the worker. */
+  oracle: () => Promise<Oracle>;
+  now?: () => Date;
+}
+
+export interface GateEntryInput {
+  runId: string;
+  runDir: string;
+  entryId: string;
+  attemptNo: number;
+  task: Task;
+  profile: string;
+}
+
+export type GateEntryOutcome = { accepted: true; task: Task; reasons: [] } | { accepted: false; task: null; reasons: string[] };
+
+export interface MechanicalInput {
+  runId: string;
+  runDir: string;
+  entry: RegistryEntry;
+  attemptNo: number;
+  tasksPath: string;
+  seed: number;
+  profile: string;
+}
+
+export interface FinalizeInput {
+  runId: string;
+  runDir: string;
+  profile: string;
+  /** Registry order (entry ids) decides query numbering. */
+  order: string[];
+  source: string;
+  manifest: Record<string, unknown>;
+}
+
+export interface FinalizeSummary {
+  accepted_entries: number;
+  released_queries: number;
+  corpus_items: number;
+  dropped_at_finalize: { task_id: string; reason: string }[];
+  sweeps: GateReport['sweeps'];
+  files: { queries: string; corpus: string; report: string; manifest: string };
+}
+
+export function formatRejection(r: { stage_name: string; code: string; field?: string; message: string }): string {
+  return `${r.stage_name} ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`;
+}
+
+/** Curated task files parsed once per worker (keyed by path and mtime, so an edited file is re-read). */
+const taskFiles = new Map<string, Map<string, Task>>();
+function tasksById(path: string): Map<string, Task> {
+  const key = `${path}@${statSync(path).mtimeMs}`;
+  let m = taskFiles.get(key);
+  if (!m) {
+    m = new Map(loadTasks(path).items.map((it) => [it.task.task_id, it.task]));
+    taskFiles.set(key, m);
+  }
+  return m;
+}
+
+export function createExecActivities(deps: ExecActivityDeps) {
+  const now = deps.now ?? (() => new Date());
+  return {
+    async gateEntry(input: GateEntryInput): Promise<GateEntryOutcome> {
+      return withHeartbeat(async () => {
+        const oracle = await deps.oracle();
+        const report = await runGate([{ task: input.task }], oracle, getProfile(input.profile));
+        const ledger = ledgerAt(runPaths(input.runDir).ledger);
+        const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entryId, attempt_no: input.attemptNo };
+        if (report.accepted.length === 1) {
+          ledger.judge(key, 'accepted', []);
+          return { accepted: true, task: report.accepted[0], reasons: [] };
+        }
+        const reasons = report.rejections.map(formatRejection);
+        ledger.judge(key, 'rejected', reasons);
+        return { accepted: false, task: null, reasons };
+      });
+    },
+
+    /**
+     * Mutation engine on a task with canonical and tests. A different seed per attempt changes which verified
+     * mutants are tried first, so a regeneration can find a different set. Recorded in the ledger as a
+     * zero-cost call so the audit counts its attempts like any other generator's.
+     */
+    async generateEntryMechanical(input: MechanicalInput): Promise<GenerateOutcome> {
+      try {
+        return await withHeartbeat(async () => {
+          const base = tasksById(input.tasksPath).get(input.entry.entry_id);
+          if (!base) throw new InvalidInputError(`${input.tasksPath}: no task with task_id "${input.entry.entry_id}"`);
+          const ledger = ledgerAt(runPaths(input.runDir).ledger);
+          const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entry.entry_id, attempt_no: input.attemptNo };
+          const id = ledger.startCall({
+            ...key, provider: 'mechanical', model: 'mutation-engine', endpoint: 'mutateAndVerify', reasoning_effort: null,
+            prompt_id: `seed:${input.seed + input.attemptNo - 1}`, prompt_sha256: '', started_at: now().toISOString(),
+          });
+          const t0 = performance.now();
+          const oracle = await deps.oracle();
+          const max = getProfile(input.profile).distractors.max;
+          const [out] = await mutateAndVerify(
+            [{ task_id: base.task_id, canonical: base.canonical, function_name: base.function_name, suite: base.tests }],
+            oracle,
+            { seed: input.seed + input.attemptNo - 1, max },
+          );
+          const latency_ms = Math.round(performance.now() - t0);
+          const usage = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
+          ledger.finishCall(id, { text: JSON.stringify(out.distractors), latency_ms, ...usage, cost_usd: 0, model: 'mutation-engine' });
+          const meta = { usage, cost_usd: 0, latency_ms, model: 'mutation-engine', reused: false };
+          if (out.rejection) {
+            const error = `${out.rejection.code} ${out.rejection.field}: ${out.rejection.message}`;
+            ledger.judge(key, 'parse_error', [error]);
+            return { ok: false as const, error, ...meta };
+          }
+          return { ok: true as const, task: { ...base, distractors: out.distractors }, ...meta };
+        });
+      } catch (err) {
+        throw toTemporalFailure(err);
+      }
+    },
+
+    async finalizeBenchmark(input: FinalizeInput): Promise<FinalizeSummary> {
+      return withHeartbeat(async () => {
+        const paths = runPaths(input.runDir);
+        const rank = new Map(input.order.map((id, i) => [id, i]));
+        const accepted = listEntryResults(input.runDir)
+          .filter((r) => r.status === 'accepted' && r.task && rank.has(r.entry_id))
+          .sort((a, b) => rank.get(a.entry_id)! - rank.get(b.entry_id)!);
+        const oracle = await deps.oracle();
+        // The whole accepted set through the gate again: stage 5 now sees every entry at once (cross-entry
+        // integrity), and the sweeps run over the final corpus. Execution results come from the oracle cache.
+        const report = await runGate(accepted.map((r) => ({ task: r.task! })), oracle, getProfile(input.profile));
+        const kept = new Set(report.accepted.map((t) => t.task_id));
+        const dropped = accepted
+          .filter((r) => !kept.has(r.task!.task_id))
+          .map((r) => ({ task_id: r.task!.task_id, reason: report.rejections.filter((x) => x.task_id === r.task!.task_id).map(formatRejection).join('; ') }));
+        const byTask = new Map(report.accepted.map((t) => [t.task_id, t]));
+        const items: ReleaseInput[] = accepted
+          .filter((r) => kept.has(r.task!.task_id))
+          .map((r) => {
+            const last = r.attempts.at(-1);
+            return {
+              task: byTask.get(r.task!.task_id)!,
+              entry_id: r.entry_id,
+              source: input.source,
+              attempts: r.attempts,
+              generation: {
+                model: last?.model ?? 'unknown',
+                endpoint: String((input.manifest.generator as { endpoint?: string } | undefined)?.endpoint ?? input.source),
+                reasoning_effort: ((input.manifest.generator as { reasoning_effort?: string } | undefined)?.reasoning_effort ?? null) as string | null,
+                generated_at: r.finished_at,
+              },
+            };
+          });
+        const { queries, corpus } = toRelease(items);
+        writeJsonlAtomic(paths.queries, queries);
+        writeJsonlAtomic(paths.corpus, corpus);
+        const { accepted: _a, ...reportRest } = report;
+        writeJsonAtomic(paths.report, { ...reportRest, dropped_at_finalize: dropped });
+        writeJsonAtomic(paths.manifest, {
+          run_id: input.runId,
+          written_at: now().toISOString(),
+          ...input.manifest,
+          counts: { accepted_entries: accepted.length, queries: queries.length, corpus: corpus.length },
+          files: { queries: 'queries.jsonl', corpus: 'corpus.jsonl', report: 'benchmark-report.json', ledger: 'ledger.sqlite' },
+        });
+        return {
+          accepted_entries: accepted.length,
+          released_queries: queries.length,
+          corpus_items: corpus.length,
+          dropped_at_finalize: dropped,
+          sweeps: report.sweeps,
+          files: { queries: paths.queries, corpus: paths.corpus, report: paths.report, manifest: paths.manifest },
+        };
+      });
+    },
+  };
+}
+export type ExecActivities = ReturnType<typeof createExecActivities>;
+
+/** Registry entries for the mechanical generator: the tasks themselves (they already carry the query). */
+export function registryFromTasks(tasksPath: string): { entries: RegistryEntry[]; problems: { file: string; line: number; field?: string; message: string }[] } {
+  const { items, errors } = loadTasks(tasksPath);
+  return {
+    entries: items.map(({ task }) => ({ entry_id: task.task_id, function_name: task.function_name, query: task.query, domain: task.domain ?? 'unknown' })),
+    problems: errors,
+  };
+}
+export { readRegistry };

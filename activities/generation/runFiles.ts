@@ -1,0 +1,84 @@
+/**
+ * Files of a generation run under `runs/<run-id>/`:
+ *   registry.jsonl          the registry (LLM generators) — triples, no implementations
+ *   registry-dropped.jsonl  what deduplication removed, with the reason
+ *   ledger.sqlite           the attempt ledger (activities/ledger)
+ *   entries/<id>.json       one EntryResult per finished entry (accepted task + full attempt history)
+ *   queries.jsonl, corpus.jsonl, benchmark-report.json, manifest.json   written by finalize
+ *   audit/*.parquet         written by `execretrieval audit`
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RegistryEntry, type EntryResult } from '../../core/generation/types.ts';
+import { writeJsonAtomic } from '../storage/atomic.ts';
+import { fieldPath } from '../tasks/loadTasks.ts';
+
+export const runPaths = (runDir: string) => ({
+  registry: join(runDir, 'registry.jsonl'),
+  dropped: join(runDir, 'registry-dropped.jsonl'),
+  ledger: join(runDir, 'ledger.sqlite'),
+  entries: join(runDir, 'entries'),
+  entry: (id: string) => join(runDir, 'entries', `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`),
+  queries: join(runDir, 'queries.jsonl'),
+  corpus: join(runDir, 'corpus.jsonl'),
+  report: join(runDir, 'benchmark-report.json'),
+  manifest: join(runDir, 'manifest.json'),
+  audit: join(runDir, 'audit'),
+});
+
+export interface RecordProblem {
+  file: string;
+  line: number;
+  field?: string;
+  message: string;
+}
+
+/** Reads a registry JSONL; a bad line is reported (file, line, field) and skipped, the rest is kept. */
+export function readRegistry(file: string): { entries: RegistryEntry[]; problems: RecordProblem[] } {
+  const entries: RegistryEntry[] = [];
+  const problems: RecordProblem[] = [];
+  const seen = new Set<string>();
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      const line = i + 1;
+      if (!text.trim()) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text);
+      } catch (err) {
+        problems.push({ file, line, message: `malformed JSON: ${(err as Error).message}` });
+        return;
+      }
+      const r = RegistryEntry.safeParse(raw);
+      if (!r.success) {
+        for (const is of r.error.issues) problems.push({ file, line, field: fieldPath(is.path) || '(record)', message: is.message });
+        return;
+      }
+      if (seen.has(r.data.entry_id)) {
+        problems.push({ file, line, field: 'entry_id', message: `duplicate entry_id "${r.data.entry_id}" (first occurrence kept)` });
+        return;
+      }
+      seen.add(r.data.entry_id);
+      entries.push(r.data);
+    });
+  return { entries, problems };
+}
+
+export function readEntryResult(runDir: string, id: string): EntryResult | null {
+  const p = runPaths(runDir).entry(id);
+  return existsSync(p) ? (JSON.parse(readFileSync(p, 'utf8')) as EntryResult) : null;
+}
+
+export function writeEntryResult(runDir: string, r: EntryResult): void {
+  writeJsonAtomic(runPaths(runDir).entry(r.entry_id), r);
+}
+
+export function listEntryResults(runDir: string): EntryResult[] {
+  const dir = runPaths(runDir).entries;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as EntryResult);
+}

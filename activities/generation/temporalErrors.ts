@@ -1,0 +1,49 @@
+/**
+ * Turns our error classes into Temporal failures with the right retry class, so the activity retry policy in
+ * temporal.config.ts (PROVIDER_RETRY) backs off on 429/5xx and never retries a 4xx, a missing key or a budget stop.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { BudgetExceededError, InvalidInputError, ProviderError } from '../llm/errors.ts';
+
+export function toTemporalFailure(err: unknown): unknown {
+  if (err instanceof ProviderError) {
+    return ApplicationFailure.create({
+      type: err.name,
+      message: err.message,
+      nonRetryable: !err.retryable,
+      details: [{ http_status: err.httpStatus }],
+    });
+  }
+  if (err instanceof BudgetExceededError || err instanceof InvalidInputError) {
+    return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
+  }
+  return err;
+}
+
+/**
+ * Heartbeats every `everyMs` while `fn` runs: llm and exec activities have a heartbeat timeout (temporal.config.ts)
+ * so a killed worker's activity is retried elsewhere quickly. The SDK throttles what it sends, so often is cheap.
+ */
+export async function withHeartbeat<T>(fn: () => Promise<T>, everyMs = 1_000): Promise<T> {
+  let ctx: Context | null = null;
+  try {
+    ctx = Context.current();
+  } catch {
+    ctx = null; // called outside an activity (unit tests): nothing to heartbeat
+  }
+  const timer = ctx ? setInterval(() => ctx!.heartbeat(), everyMs) : null;
+  try {
+    return await fn();
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
+
+/** The activity attempt number (1 outside an activity). */
+export function activityAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}

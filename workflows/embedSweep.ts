@@ -1,0 +1,74 @@
+/**
+ * embedSweep: embed a built benchmark's queries and corpus under many configurations.
+ *
+ * Plan (which configurations can run here, the batch ranges) → per configuration, its batches fan out (a few in
+ * flight at a time; one at a time for in-process models, which already use every core) → its matrices are
+ * written → one report. A configuration that fails (no key, a provider that keeps failing, a malformed answer)
+ * fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
+ * resumed run re-embed nothing already embedded.
+ */
+import { proxyActivities, ApplicationFailure, ActivityFailure } from '@temporalio/workflow';
+import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
+import type { EmbedStats } from '../activities/embeddings/embedItems.ts';
+import { activityOptions, type TaskQueues } from '../temporal.config.ts';
+
+export interface EmbedSweepInput {
+  queues: TaskQueues;
+  /** `runs/<id>` (relative to the worker's project root, or absolute). */
+  runDir: string;
+  /** null = every configuration in the registry. */
+  configIds: string[] | null;
+  configFiles?: string[];
+  /** Batches in flight per hosted configuration (default 4). */
+  hostedConcurrency?: number;
+}
+
+export interface EmbedSweepResult {
+  report: string;
+  results: ConfigResult[];
+}
+
+const sumStats = (xs: EmbedStats[]): EmbedStats => {
+  const out: EmbedStats = { texts: 0, unique_texts: 0, cached: 0, embedded: 0, batches: 0, retries: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 };
+  for (const s of xs) for (const k of Object.keys(out) as (keyof EmbedStats)[]) out[k] += s[k];
+  return out;
+};
+
+/** The root cause's message, without Temporal's wrapping ("Activity task failed"). */
+function reasonOf(err: unknown): string {
+  let e: unknown = err;
+  while (e instanceof ActivityFailure && e.cause) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResult> {
+  if (!input.runDir) throw ApplicationFailure.nonRetryable('embedSweep: runDir is required', 'InvalidInputError');
+  const acts = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues));
+  const plan = await acts.embedPlan({ runDir: input.runDir, configIds: input.configIds, configFiles: input.configFiles });
+
+  const one = async (p: ConfigPlan): Promise<ConfigResult> => {
+    const base = { config_id: p.config.config_id, stats: null, files: [], dims: null };
+    if (p.status !== 'ready') return { ...base, status: p.status, reason: p.reason };
+    const local = p.config.provider === 'local-onnx' || p.config.provider === 'local-static';
+    const width = local ? 1 : Math.max(1, input.hostedConcurrency ?? 4);
+    const stats: EmbedStats[] = [];
+    try {
+      let next = 0;
+      const lane = async () => {
+        while (next < p.batches.length) {
+          const batch = p.batches[next++];
+          stats.push(await acts.embedBatch({ runDir: plan.runDir, config: p.config, batch }));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, p.batches.length) }, lane));
+      const written = await acts.writeEmbeddingMatrices({ runDir: plan.runDir, config: p.config });
+      return { ...base, status: 'ok', reason: null, stats: sumStats(stats), files: written.files, dims: written.dims };
+    } catch (err) {
+      return { ...base, status: 'failed', reason: reasonOf(err), stats: stats.length ? sumStats(stats) : null };
+    }
+  };
+
+  const results = await Promise.all(plan.configs.map(one));
+  const report = await acts.writeEmbedReport({ runDir: plan.runDir, plan: { runDir: plan.runDir, problems: plan.problems, counts: plan.counts }, results });
+  return { report, results };
+}

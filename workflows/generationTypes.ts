@@ -1,0 +1,92 @@
+/** Inputs of the generation workflows (types only: safe to import from workflow code and from the CLI). */
+import type { LlmSettings, RegistryEntry } from '../core/generation/types.ts';
+import type { Budget } from '../activities/generation/llmActivities.ts';
+import type { EntrySource } from '../activities/generation/defaultActivities.ts';
+import type { ActivityOptions } from '@temporalio/common';
+import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
+
+/** Per-class overrides of temporal.config.ts's activity options (tests shorten heartbeat timeouts with it). */
+export type ActivityOverrides = Partial<Record<TaskQueueKey, ActivityOptions>>;
+
+export type GeneratorSpec =
+  | { kind: 'llm'; settings: LlmSettings; promptId: string }
+  /** The mutation engine on tasks that already have canonical and tests (`tasksPath`: their JSONL). */
+  | { kind: 'mechanical'; tasksPath: string; seed: number };
+
+export interface BuildEntryInput {
+  runId: string;
+  /** Absolute path of runs/<run-id>/ (every worker must see the same file system). */
+  runDir: string;
+  entry: RegistryEntry;
+  generator: GeneratorSpec;
+  /** Attempts in total for this entry, counting those a previous run already made. */
+  maxAttempts: number;
+  profile: string;
+  queues: TaskQueues;
+  budget?: Budget;
+  activityOverrides?: ActivityOverrides;
+}
+
+export interface BuildBenchmarkInput {
+  runId: string;
+  runDir: string;
+  source: EntrySource;
+  generator: GeneratorSpec;
+  maxAttempts: number;
+  profile: string;
+  queues: TaskQueues;
+  budget?: Budget;
+  /** Children in flight at once. */
+  concurrency: number;
+  /** Entries per workflow run; after each page the workflow continues as new (bounded history). */
+  pageSize: number;
+  /** Also redo entries that ended `rejected` (default: only missing, budget-stopped and provider-failed ones). */
+  retryRejected?: boolean;
+  activityOverrides?: ActivityOverrides;
+  /** Written into manifest.json (generator settings, prompt, versions). */
+  manifest: Record<string, unknown>;
+  /** Internal: where this run of the workflow starts, and the tally so far (continue-as-new carries them). */
+  offset?: number;
+  tally?: BenchmarkTally;
+}
+
+export interface BenchmarkTally {
+  total: number;
+  skipped: number;
+  accepted: number;
+  rejected: number;
+  budget_exhausted: number;
+  provider_error: number;
+  /** Registry lines that could not be read (first page only). */
+  bad_records: string[];
+  budget_stopped: boolean;
+  pages: number;
+}
+
+export interface GenerateRegistryInput {
+  runId: string;
+  runDir: string;
+  settings: LlmSettings;
+  promptId: string;
+  domains: string[];
+  perDomain: number;
+  /** Attempts per domain when the response does not parse or has the wrong shape. */
+  maxAttempts: number;
+  queues: TaskQueues;
+  budget?: Budget;
+  nearDuplicateThreshold?: number;
+  activityOverrides?: ActivityOverrides;
+}
+
+/** Deterministic child workflow id: rerunning a run id finds (and skips) the same entries. */
+export function entryWorkflowId(runId: string, entryId: string): string {
+  return `${runId}/entry/${entryId}`;
+}
+
+export function benchmarkWorkflowId(runId: string): string {
+  return `${runId}/benchmark`;
+}
+
+export function registryWorkflowId(runId: string): string {
+  return `${runId}/registry`;
+}

@@ -14,3 +14,28 @@ export interface ConfigScores {
   config_id: string;
   queries: QueryScore[];
 }
+
+/** One executed snippet of a query's top-10. */
+export interface ScoredHit {
+  corpus_id: string;
+  score: number;
+  passed: boolean;
+  /** Per-test outcomes from the oracle (`pass`, `FAIL`, `FAIL: ..`, `TIMEOUT`, `ERROR: ..`). */
+  outcomes: string[];
+}
+
+/** The query's own canonical(s) and distractors under this configuration. */
+export interface OwnHit {
+  corpus_id: string;
+  score: number;
+  /** Exact rank in the full ranking. */
+  rank: number;
+  is_canonical: boolean;
+  bug_type: string | null;
+}
+
+/** What `score` stores per (configuration, query): enough to rebuild every table and the drill-down. */
+export interface ScoredQuery extends QueryScore {
+  hits: ScoredHit[];
+  own: OwnHit[];
+}

@@ -1,0 +1,108 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
+import type { TestSuite } from '../../schemas/exec.ts';
+
+/** A record the scorer could not use: file, line, field and why. The rest of the benchmark is still scored. */
+export interface ScoringRejection {
+  file: string;
+  line?: number;
+  record?: string;
+  field: string;
+  message: string;
+}
+
+export interface LoadedBenchmark {
+  dir: string;
+  queries: QueryRecord[];
+  corpus: CorpusRecord[];
+  corpusIndex: Map<string, number>;
+  rejections: ScoringRejection[];
+}
+
+function readRecords<T>(
+  file: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+  rejections: ScoringRejection[],
+): { line: number; value: T }[] {
+  const out: { line: number; value: T }[] = [];
+  readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
+    if (!text.trim()) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      rejections.push({ file, line: i + 1, field: '(record)', message: `invalid JSON: ${(err as Error).message}` });
+      return;
+    }
+    const r = schema.safeParse(raw);
+    if (r.success) out.push({ line: i + 1, value: r.data });
+    else {
+      const issue = r.error.issues[0];
+      const id = (raw as Record<string, unknown> | null)?.query_id ?? (raw as Record<string, unknown> | null)?.corpus_id;
+      rejections.push({
+        file,
+        line: i + 1,
+        record: typeof id === 'string' ? id : undefined,
+        field: issue.path.map(String).join('.') || '(record)',
+        message: issue.message,
+      });
+    }
+  });
+  return out;
+}
+
+/**
+ * Reads `queries.jsonl` + `corpus.jsonl` (the release format) from a benchmark directory. Bad lines, duplicate
+ * ids and queries whose `correct_corpus_ids` / `distractor_corpus_ids` point at nothing are rejected with
+ * file, line and field; every other record is kept.
+ */
+export function loadBenchmark(dir: string): LoadedBenchmark {
+  const qFile = join(dir, 'queries.jsonl');
+  const cFile = join(dir, 'corpus.jsonl');
+  for (const f of [qFile, cFile]) if (!existsSync(f)) throw new Error(`benchmark: ${f} not found (run \`execretrieval build\` first)`);
+  const rejections: ScoringRejection[] = [];
+  const corpus: CorpusRecord[] = [];
+  const corpusIndex = new Map<string, number>();
+  for (const { line, value } of readRecords(cFile, CorpusRecord, rejections)) {
+    if (corpusIndex.has(value.corpus_id)) {
+      rejections.push({ file: cFile, line, record: value.corpus_id, field: 'corpus_id', message: 'duplicate corpus_id (first one kept)' });
+      continue;
+    }
+    corpusIndex.set(value.corpus_id, corpus.length);
+    corpus.push(value);
+  }
+  const queries: QueryRecord[] = [];
+  const seen = new Set<string>();
+  for (const { line, value } of readRecords(qFile, QueryRecord, rejections)) {
+    const bad = (field: string, message: string) => rejections.push({ file: qFile, line, record: value.query_id, field, message });
+    if (seen.has(value.query_id)) {
+      bad('query_id', 'duplicate query_id (first one kept)');
+      continue;
+    }
+    const missing = (ids: string[], field: string) => {
+      const i = ids.findIndex((id) => !corpusIndex.has(id));
+      if (i >= 0) bad(`${field}[${i}]`, `corpus id ${ids[i]} is not in corpus.jsonl`);
+      return i >= 0;
+    };
+    if (missing(value.correct_corpus_ids, 'correct_corpus_ids') || missing(value.distractor_corpus_ids, 'distractor_corpus_ids')) continue;
+    if (!value.test_program && value.tests.length === 0) {
+      bad('tests', 'no tests and no test_program: the query cannot be scored by execution');
+      continue;
+    }
+    if (value.test_program && !value.entry_point) {
+      bad('entry_point', 'test_program needs an entry_point');
+      continue;
+    }
+    seen.add(value.query_id);
+    queries.push(value);
+  }
+  if (queries.length === 0) throw new Error(`benchmark: no usable queries in ${qFile} (${rejections.length} rejected)`);
+  return { dir, queries, corpus, corpusIndex, rejections };
+}
+
+/** The oracle's suite for a release-format query. */
+export function suiteOf(q: QueryRecord): TestSuite {
+  if (q.test_program) return { kind: 'check', program: q.test_program, entry_point: q.entry_point! };
+  return q.test_setup_code ? { kind: 'asserts', tests: q.tests, setup: q.test_setup_code } : { kind: 'asserts', tests: q.tests };
+}

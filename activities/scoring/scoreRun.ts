@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import type { QueryRanking } from '../../core/ranking/rank.ts';
+import { scoreQuery } from '../../core/metrics/score_query.ts';
+import type { Oracle } from '../exec/types.ts';
+import { writeJsonAtomic } from '../storage/atomic.ts';
+import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
+import { discoverConfigs } from './configs.ts';
+import { executeTopK, pairKey } from './execute.ts';
+import { rankConfig } from './rankConfig.ts';
+import { writeRankingsParquet } from './rankingsParquet.ts';
+import { reportDir, scoringDir, writeExecutionsParquet, writeScoredConfig, writeScoresParquet } from './scoringFiles.ts';
+import { writeReport, type ReportOptions, type ReportResult } from './writeReport.ts';
+
+export interface ScoreOptions extends Partial<ReportOptions> {
+  runDir: string;
+  oracle: Oracle;
+  /** Restrict to (and order by) these configuration ids. */
+  configs?: readonly string[];
+  bm25?: boolean;
+  log?: (msg: string) => void;
+  onExecProgress?: (done: number, total: number) => void;
+}
+
+export interface ScoringManifest {
+  benchmark: string;
+  n_queries: number;
+  n_corpus: number;
+  configs: string[];
+  failed_configs: { config_id: string; error: string }[];
+  missing_configs: string[];
+  rejections: ScoringRejection[];
+  executions: { pairs: number; cached: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
+}
+
+/**
+ * `execretrieval score <run>`: rank every configuration, execute every top-10 snippet against the query's
+ * tests through the oracle, compute per-query metrics and deception records, write them, then the report.
+ * A configuration that cannot be ranked (missing vectors, bad file) fails alone and is listed in the manifest.
+ */
+export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringManifest; report: ReportResult }> {
+  const log = opts.log ?? (() => {});
+  const bench = loadBenchmark(join(opts.runDir, 'benchmark'));
+  for (const r of bench.rejections) log(`rejected ${r.file}${r.line ? `:${r.line}` : ''}${r.record ? ` ${r.record}` : ''} ${r.field}: ${r.message}`);
+  const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
+  for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);
+  const corpusIds = bench.corpus.map((c) => c.corpus_id);
+  const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
+  const failed: ScoringManifest['failed_configs'] = [];
+  for (const source of configs) {
+    try {
+      const rankings = rankConfig(bench, source);
+      writeRankingsParquet(join(opts.runDir, 'rankings', `${source.config_id}.parquet`), source.config_id, rankings, corpusIds);
+      ranked.push({ config_id: source.config_id, rankings });
+      log(`ranked ${source.config_id}`);
+    } catch (err) {
+      failed.push({ config_id: source.config_id, error: (err as Error).message });
+      log(`config ${source.config_id} failed: ${(err as Error).message}`);
+    }
+  }
+  if (ranked.length === 0) throw new Error(`score: no configuration could be ranked (${failed.map((f) => `${f.config_id}: ${f.error}`).join('; ') || 'none found'})`);
+
+  const exec = await executeTopK(bench, ranked.map((r) => r.rankings), opts.oracle, { onProgress: opts.onExecProgress });
+  log(`executed ${exec.pairs} distinct (query, snippet) pairs, ${exec.cached} from cache`);
+
+  const scored = ranked.map(({ config_id, rankings }) => ({
+    config_id,
+    queries: rankings.map((r, q) => {
+      const query = bench.queries[q];
+      return scoreQuery(r, {
+        corpusIds,
+        bugTypeOf: (c) => bench.corpus[c].bug_type,
+        domain: query.domain,
+        relevant: new Set(query.correct_corpus_ids),
+        verdict: (c) => {
+          const res = exec.results.get(pairKey(q, c));
+          if (!res) throw new Error(`internal: no execution for ${query.query_id} × ${corpusIds[c]}`);
+          return { passed: res.passed, outcomes: res.outcomes };
+        },
+      });
+    }),
+  }));
+  for (const s of scored) writeScoredConfig(opts.runDir, s.config_id, s.queries);
+  writeScoresParquet(join(reportDir(opts.runDir), 'scores.parquet'), scored);
+  writeExecutionsParquet(
+    join(scoringDir(opts.runDir), 'executions.parquet'),
+    [...exec.results].map(([k, r]) => {
+      const [q, c] = k.split(':').map(Number);
+      return { query_id: bench.queries[q].query_id, corpus_id: corpusIds[c], passed: r.passed, outcomes: r.outcomes, cached: r.cached };
+    }),
+  );
+  const manifest: ScoringManifest = {
+    benchmark: join(opts.runDir, 'benchmark'),
+    n_queries: bench.queries.length,
+    n_corpus: bench.corpus.length,
+    configs: scored.map((s) => s.config_id),
+    failed_configs: failed,
+    missing_configs: missing,
+    rejections: bench.rejections,
+    executions: { pairs: exec.pairs, cached: exec.cached, oracle_errors: exec.errors },
+  };
+  writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
+  const report = writeReport(opts.runDir, { replicates: opts.replicates ?? 5000, seed: opts.seed ?? DEFAULT_SEED, alpha: opts.alpha ?? 0.05 });
+  return { manifest, report };
+}
+
+/** Default bootstrap seed (recorded in summary.json; change it with --seed). */
+export const DEFAULT_SEED = 20240601;

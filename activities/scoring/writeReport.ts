@@ -1,0 +1,105 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { computeStatistics, type StatisticsResult } from '../../core/report/statistics.ts';
+import { buildMarkdown } from '../../core/report/markdown.ts';
+import { buildHtml } from '../../core/report/html.ts';
+import { buildDrilldown } from '../../core/report/drilldown.ts';
+import { PRNG_NAME } from '../../core/stats/prng.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
+import { writePairwiseParquet } from './pairwiseParquet.ts';
+import { loadBenchmark } from './benchmark.ts';
+import { writeBeirExport, writeTrecQrels, writeTrecRun } from './exports.ts';
+import { readRankingsParquet } from './rankingsParquet.ts';
+import { readScoredConfigs, reportDir, scoringDir } from './scoringFiles.ts';
+import type { ScoringManifest } from './scoreRun.ts';
+
+export interface ReportOptions {
+  replicates: number;
+  seed: number;
+  alpha: number;
+}
+
+export interface ReportResult {
+  dir: string;
+  stats: StatisticsResult;
+  files: string[];
+}
+
+/**
+ * `execretrieval report <run>`: everything people read, from what `score` stored (no execution, no ranking):
+ * summary.json, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
+ * runs/<id>/export/ (BEIR layout, TREC runs + qrels).
+ */
+export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
+  const manifestPath = join(scoringDir(runDir), 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
+  const configs = readScoredConfigs(runDir, manifest.configs);
+  const bench = loadBenchmark(join(runDir, 'benchmark'));
+  const stats = computeStatistics(configs, opts);
+  const dir = reportDir(runDir);
+  const run = runDir.split('/').filter(Boolean).pop() ?? runDir;
+
+  const summary = {
+    run,
+    n_queries: stats.n_queries,
+    configs: stats.configs,
+    failed_configs: manifest.failed_configs,
+    missing_configs: manifest.missing_configs,
+    rejected_records: manifest.rejections.length,
+    executions: { pairs: manifest.executions.pairs, cached: manifest.executions.cached, oracle_errors: manifest.executions.oracle_errors.length },
+    bootstrap: {
+      replicates: opts.replicates,
+      seed: opts.seed,
+      prng: PRNG_NAME,
+      alpha: opts.alpha,
+      interval: 'percentile (numpy type-7 quantiles) over query-level resamples shared by all configurations',
+    },
+    tests: {
+      binary: 'exact McNemar (two-sided binomial on discordant b, c), Holm across all pairs per metric',
+      all: 'paired bootstrap difference A − B with percentile interval',
+    },
+    bug_types: stats.bug_types,
+    domains: stats.domains,
+    estimates: stats.estimates,
+  };
+  const files: string[] = [];
+  const put = (name: string, write: (p: string) => void) => {
+    const p = join(dir, name);
+    write(p);
+    files.push(p);
+  };
+  put('summary.json', (p) => writeJsonAtomic(p, summary));
+  put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
+  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length })));
+  put('report.html', (p) =>
+    writeFileAtomic(
+      p,
+      buildHtml({
+        run,
+        stats,
+        canonicalRanks: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.map((q) => q.metrics.canonical_rank)])),
+        drilldown: buildDrilldown(bench.queries, bench.corpus, configs),
+        failed: manifest.failed_configs,
+      }),
+    ),
+  );
+  // Exports other tools read.
+  const exp = join(runDir, 'export');
+  writeBeirExport(join(exp, 'beir'), bench.queries, bench.corpus);
+  writeTrecQrels(join(exp, 'trec', 'qrels.txt'), bench.queries);
+  const rankDir = join(runDir, 'rankings');
+  for (const c of stats.configs) {
+    const file = join(rankDir, `${c}.parquet`);
+    if (!existsSync(file)) continue;
+    const byQuery = new Map<string, { corpus_id: string; score: number }[]>();
+    for (const row of readRankingsParquet(file)) {
+      let list = byQuery.get(row.query_id);
+      if (!list) byQuery.set(row.query_id, (list = []));
+      list[row.rank - 1] = { corpus_id: row.corpus_id, score: row.score };
+    }
+    writeTrecRun(join(exp, 'trec', `${c}.run`), c, [...byQuery].map(([query_id, hits]) => ({ query_id, hits })));
+  }
+  files.push(...readdirSync(join(exp, 'trec')).map((f) => join(exp, 'trec', f)));
+  return { dir, stats, files };
+}

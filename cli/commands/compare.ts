@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveRunDir } from '../../activities/paths.ts';
+import { readPairwiseParquet } from '../../activities/scoring/pairwiseParquet.ts';
+import { fmt, fmtP } from '../../core/report/format.ts';
+
+export function registerCompare(program: Command): void {
+  program
+    .command('compare')
+    .description('Print the pairwise rows of two configurations (difference A − B with its paired-bootstrap interval; McNemar b, c, p and Holm p for exec@k)')
+    .argument('<run>', 'run id (under runs/) or run directory')
+    .argument('<a>', 'configuration A')
+    .argument('<b>', 'configuration B')
+    .option('--json', 'print the rows as JSON')
+    .action((run: string, a: string, b: string, opts: { json?: boolean }) => {
+      const path = join(resolveRunDir(run), 'report', 'pairwise.parquet');
+      if (!existsSync(path)) throw new Error(`${path} not found: run \`execretrieval score\` or \`report\` first`);
+      const all = readPairwiseParquet(path);
+      const rows = all
+        .filter((r) => (r.config_a === a && r.config_b === b) || (r.config_a === b && r.config_b === a))
+        .map((r) =>
+          r.config_a === a
+            ? r
+            : // Stored as (b, a): flip so the row reads A − B.
+              { ...r, config_a: a, config_b: b, value_a: r.value_b, value_b: r.value_a, diff: -r.diff, ci_low: r.ci_high === null ? null : -r.ci_high, ci_high: r.ci_low === null ? null : -r.ci_low, b: r.c, c: r.b },
+        );
+      if (!rows.length) {
+        const known = [...new Set(all.flatMap((r) => [r.config_a, r.config_b]))].sort();
+        throw new Error(`no pairwise rows for ${a} vs ${b}; configurations in this run: ${known.join(', ')}`);
+      }
+      if (opts.json) {
+        console.log(JSON.stringify(rows, null, 2));
+        return;
+      }
+      console.log(`${a} (A) vs ${b} (B)`);
+      for (const r of rows) {
+        const mc = r.p_value !== null ? `  b=${r.b} c=${r.c} p=${fmtP(r.p_value)} holm=${fmtP(r.p_holm)}` : '';
+        console.log(`${r.metric.padEnd(16)} A=${fmt(r.value_a)} B=${fmt(r.value_b)} A−B=${fmt(r.diff)} [${fmt(r.ci_low)}, ${fmt(r.ci_high)}]${mc}`);
+      }
+    });
+}

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { openOracle } from '../../activities/exec/oracle.ts';
+import { resolveRunDir } from '../../activities/paths.ts';
+import { DEFAULT_SEED, scoreRun } from '../../activities/scoring/scoreRun.ts';
+import { stderrProgress } from '../progress.ts';
+
+export function registerScore(program: Command): void {
+  program
+    .command('score')
+    .description('Rank every configuration of a run, execute every top-10 snippet against its query\'s tests, compute metrics, then write the report')
+    .argument('<run>', 'run id (under runs/) or run directory (with benchmark/ and embeddings/)')
+    .option('--configs <ids>', 'comma-separated configuration ids to score, in this order (default: all, BM25 included)')
+    .option('--no-bm25', 'leave out the BM25 baseline')
+    .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
+    .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
+    .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
+    .addHelpText('after', '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.')
+    .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number }) => {
+      const runDir = resolveRunDir(run);
+      const oracle = await openOracle({ timeoutS: opts.timeout });
+      const progress = stderrProgress();
+      try {
+        const { manifest, report } = await scoreRun({
+          runDir,
+          oracle,
+          configs: opts.configs?.split(',').map((s) => s.trim()).filter(Boolean),
+          bm25: opts.bm25,
+          replicates: opts.replicates,
+          seed: opts.seed,
+          log: (m) => console.error(m),
+          onExecProgress: (d, n) => progress(`executing top-10 snippets ${d}/${n}`),
+        });
+        progress.done();
+        console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} executions, ${manifest.executions.cached} cached)`);
+        if (manifest.failed_configs.length) console.log(`failed: ${manifest.failed_configs.map((f) => f.config_id).join(', ')}`);
+        console.log(`report: ${report.dir}/report.md, ${report.dir}/report.html`);
+        if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;
+      } finally {
+        await oracle.close();
+      }
+    });
+}

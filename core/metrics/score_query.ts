@@ -1,0 +1,53 @@
+import { deceptionForQuery } from '../deception/per_query.ts';
+import type { QueryRanking } from '../ranking/rank.ts';
+import type { OwnHit, ScoredHit, ScoredQuery } from '../report/types.ts';
+import { EXEC_DEPTH, evaluateQuery } from './per_query.ts';
+
+export interface Verdict {
+  passed: boolean;
+  outcomes: string[];
+}
+
+export interface ScoreContext {
+  corpusIds: readonly string[];
+  bugTypeOf: (corpusIndex: number) => string | null;
+  domain: string | null;
+  relevant: ReadonlySet<string>;
+  /** Oracle verdict of corpus item `corpusIndex` against THIS query's tests (every top-10 item has one). */
+  verdict: (corpusIndex: number) => Verdict;
+}
+
+/**
+ * One query under one configuration: executes nothing itself; combines the ranking with the oracle's
+ * verdicts. Passing is decided by execution only: a snippet of another query that passes this query's
+ * tests counts, a labelled canonical that fails would not.
+ */
+export function scoreQuery(r: QueryRanking, ctx: ScoreContext): ScoredQuery {
+  const depth = Math.min(EXEC_DEPTH, r.top.length);
+  const hits: ScoredHit[] = [];
+  for (let i = 0; i < depth; i++) {
+    const ci = r.top[i];
+    const v = ctx.verdict(ci);
+    hits.push({ corpus_id: ctx.corpusIds[ci], score: r.topScores[i], passed: v.passed, outcomes: v.outcomes });
+  }
+  const passed = hits.map((h) => h.passed);
+  const ranked = Array.from(r.top, (ci) => ctx.corpusIds[ci]);
+  const metrics = evaluateQuery({ ranked, passed, relevant: ctx.relevant, canonical_rank: r.canonical_rank });
+  const own: OwnHit[] = [
+    ...r.correct.map((o) => ({ corpus_id: ctx.corpusIds[o.corpus_index], score: o.score, rank: o.rank, is_canonical: true, bug_type: null })),
+    ...r.distractors.map((o) => ({
+      corpus_id: ctx.corpusIds[o.corpus_index],
+      score: o.score,
+      rank: o.rank,
+      is_canonical: false,
+      bug_type: ctx.bugTypeOf(o.corpus_index),
+    })),
+  ];
+  const deception = deceptionForQuery({
+    correct: own.filter((o) => o.is_canonical),
+    distractors: own.filter((o) => !o.is_canonical),
+    top1_corpus_id: hits[0]?.corpus_id ?? '',
+    top1_passed: hits[0]?.passed ?? false,
+  });
+  return { query_id: r.query_id, domain: ctx.domain, metrics, deception, hits, own };
+}

@@ -1,0 +1,162 @@
+import { PRNG_NAME } from '../stats/prng.ts';
+import type { DrilldownData } from './drilldown.ts';
+import { digitsFor, escapeHtml, fmt, fmtCi, fmtP } from './format.ts';
+import { HEADLINE } from './markdown.ts';
+import type { StatisticsResult } from './statistics.ts';
+import { barsWithCi, cellMatrix, heatColor, stackedShares } from './svg.ts';
+
+export const RANK_BUCKETS = ['1', '2', '3', '4–5', '6–10', '11–100', '>100'] as const;
+export function rankBucket(rank: number): number {
+  return rank <= 3 ? rank - 1 : rank <= 5 ? 3 : rank <= 10 ? 4 : rank <= 100 ? 5 : 6;
+}
+
+export interface HtmlInput {
+  run: string;
+  stats: StatisticsResult;
+  /** Canonical ranks per configuration (query order). */
+  canonicalRanks: Record<string, number[]>;
+  drilldown: DrilldownData;
+  failed: { config_id: string; error: string }[];
+}
+
+const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1'];
+const RANK_COLORS = ['#1a9850', '#66bd63', '#a6d96a', '#fee08b', '#fdae61', '#f46d43', '#a50026'];
+
+/** The pairwise matrix of one metric: row A, column B, cell = A − B, coloured when Holm-significant. */
+function pairwiseMatrix(s: StatisticsResult, metric: string): string {
+  const idx = new Map(s.configs.map((c, i) => [c, i]));
+  const rows = s.pairwise.filter((r) => r.metric === metric);
+  const at = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) at.set(`${idx.get(r.config_a)},${idx.get(r.config_b)}`, r);
+  return cellMatrix(`pairwise-${metric}`, s.configs, s.configs, (i, j) => {
+    if (i === j) return { fill: '#f4f4f4', text: '·', title: s.configs[i] };
+    const r = at.get(`${Math.min(i, j)},${Math.max(i, j)}`);
+    if (!r) return null;
+    const sign = i < j ? 1 : -1;
+    const diff = sign * r.diff;
+    const sig = r.p_holm !== null ? r.p_holm < s.settings.alpha : r.ci_low !== null && (r.ci_low > 0 || r.ci_high! < 0);
+    const fill = !sig ? '#e8e8e8' : diff > 0 ? '#8fd19e' : '#f4a3a3';
+    const title =
+      `${s.configs[i]} − ${s.configs[j]} on ${metric}: ${fmt(diff)}` +
+      (r.p_value !== null ? `; b=${i < j ? r.b : r.c}, c=${i < j ? r.c : r.b}, McNemar p=${fmtP(r.p_value)}, Holm p=${fmtP(r.p_holm)}` : '') +
+      `; paired bootstrap CI [${fmt(sign > 0 ? r.ci_low : r.ci_high === null ? null : -r.ci_high)}, ${fmt(sign > 0 ? r.ci_high : r.ci_low === null ? null : -r.ci_low)}]`;
+    return { fill, text: `${fmt(diff, 2)}${sig ? '*' : ''}`, title };
+  });
+}
+
+/** report.html: one self-contained file (inline SVG, CSS, JS and data; nothing fetched). Pure. */
+export function buildHtml(input: HtmlInput): string {
+  const s = input.stats;
+  const e = s.estimates;
+  const pct = Math.round((1 - s.settings.alpha) * 100);
+  const bars = barsWithCi(
+    'exec-bars',
+    s.configs.map((c) => ({
+      label: c,
+      series: ['exec@1', 'exec@10'].map((m) => ({ name: m, value: e[c][m].estimate, lo: e[c][m].ci_low, hi: e[c][m].ci_high })),
+    })),
+    COLORS,
+  );
+  const ranks = stackedShares(
+    'canonical-rank',
+    s.configs.map((c) => {
+      const counts = RANK_BUCKETS.map(() => 0);
+      for (const r of input.canonicalRanks[c] ?? []) counts[rankBucket(r)]++;
+      return { label: c, counts };
+    }),
+    RANK_BUCKETS,
+    RANK_COLORS,
+  );
+  const heat = cellMatrix('deception-heatmap', s.configs, s.bug_types, (i, j) => {
+    const st = e[s.configs[i]][`bug_outrank:${s.bug_types[j]}`];
+    return {
+      fill: heatColor(st?.estimate ?? null),
+      text: fmt(st?.estimate ?? null, 2),
+      title: `${s.configs[i]} / ${s.bug_types[j]}: ${fmtCi(st)} over ${st?.support ?? 0} distractors`,
+    };
+  });
+  const domainHeat = cellMatrix('domain-heatmap', s.configs, s.domains, (i, j) => {
+    const st = e[s.configs[i]][`domain_deception:${s.domains[j]}`];
+    return { fill: heatColor(st?.estimate ?? null), text: fmt(st?.estimate ?? null, 2), title: `${s.configs[i]} / ${s.domains[j]}: ${fmtCi(st)}` };
+  });
+  const headline = `<table class="t"><thead><tr><th>config</th>${HEADLINE.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${s.configs
+    .map((c) => `<tr><td>${escapeHtml(c)}</td>${HEADLINE.map((m) => `<td>${escapeHtml(fmtCi(e[c][m], digitsFor(m)))}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+  // JSON inside <script>: escape "<" so a snippet containing "</script>" cannot end the element.
+  const data = JSON.stringify(input.drilldown).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ExecRetrieval report — ${escapeHtml(input.run)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
+h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}
+.t{border-collapse:collapse;font-size:12px}.t td,.t th{border:1px solid #ddd;padding:3px 6px;text-align:right}.t td:first-child,.t th:first-child{text-align:left}
+.note{color:#555;max-width:900px}.scroll{overflow-x:auto}
+pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
+.pass{color:#fff;background:#2e7d32;padding:1px 6px;border-radius:3px}.fail{color:#fff;background:#c62828;padding:1px 6px;border-radius:3px}
+.add{background:#e6ffed}.del{background:#ffeef0}
+#dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
+</style></head><body>
+<h1>ExecRetrieval report — ${escapeHtml(input.run)}</h1>
+<p class="note">${s.n_queries} queries × ${s.configs.length} configurations. Intervals are ${pct}% query-level bootstrap percentile intervals
+(${s.settings.replicates} replicates, seed ${s.settings.seed}, ${escapeHtml(PRNG_NAME)}). A retrieved snippet passes when it passes all of the query's
+tests as executed by the oracle. ${input.failed.length ? `Failed configurations: ${input.failed.map((f) => escapeHtml(`${f.config_id} (${f.error})`)).join('; ')}.` : ''}</p>
+<h2>Headline</h2><div class="scroll">${headline}</div>
+<h2>exec@1 and exec@10 per configuration</h2><div class="scroll">${bars}</div>
+<h2>Where the canonical ranks</h2><p class="note">Share of queries by the rank of the canonical implementation in the full ranking.</p><div class="scroll">${ranks}</div>
+<h2>Deception by bug type</h2><p class="note">Share of each bug type's distractors that rank above their own canonical.</p><div class="scroll">${heat}</div>
+<h2>Deception by domain</h2><p class="note">Share of queries whose canonical is outranked by one of its own distractors.</p><div class="scroll">${domainHeat}</div>
+<h2>Pairwise significance</h2><p class="note">Row − column. Binary exec@k: exact McNemar on discordant queries, Holm-adjusted across all pairs;
+* = significant at ${s.settings.alpha}; green: row better, red: column better. Hover a cell for b, c and p.</p>
+<h3>exec@1</h3><div class="scroll">${pairwiseMatrix(s, 'exec@1')}</div>
+<h3>exec@10</h3><div class="scroll">${pairwiseMatrix(s, 'exec@10')}</div>
+<h2>Per-query drill-down</h2>
+<p><input id="dd-filter" placeholder="filter queries (id or text)" size="40"> <select id="dd-query"></select> <select id="dd-config"></select></p>
+<div id="dd-view"><p id="dd-text"></p><table class="t" id="dd-hits"></table><pre id="dd-code"></pre><div id="dd-diffs"></div></div>
+<script type="application/json" id="dd-data">${data}</script>
+<script>
+(function () {
+  var D = JSON.parse(document.getElementById('dd-data').textContent);
+  var qSel = document.getElementById('dd-query'), cSel = document.getElementById('dd-config'), filt = document.getElementById('dd-filter');
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]; }); }
+  function fillQueries() {
+    var f = filt.value.toLowerCase(); qSel.innerHTML = '';
+    D.queries.forEach(function (q, i) {
+      if (f && (q.id + ' ' + q.text).toLowerCase().indexOf(f) < 0) return;
+      var o = document.createElement('option'); o.value = i; o.textContent = q.id + ' — ' + q.text.slice(0, 80); qSel.appendChild(o);
+    });
+    render();
+  }
+  D.configs.forEach(function (c, i) { var o = document.createElement('option'); o.value = i; o.textContent = c; cSel.appendChild(o); });
+  function render() {
+    var qi = +qSel.value, ci = +cSel.value, q = D.queries[qi];
+    var hitsT = document.getElementById('dd-hits'), code = document.getElementById('dd-code'), diffs = document.getElementById('dd-diffs');
+    if (!q) { document.getElementById('dd-text').textContent = 'no query matches'; hitsT.innerHTML = ''; diffs.innerHTML = ''; code.textContent = ''; return; }
+    document.getElementById('dd-text').innerHTML = '<b>' + esc(q.id) + '</b> (' + esc(q.fn) + ', ' + esc(q.domain || 'no domain') + '): ' + esc(q.text);
+    var own = {}; q.canonical.forEach(function (c) { own[c] = 'canonical'; }); q.distractors.forEach(function (d) { own[d.c] = 'own distractor (' + (d.bug || '?') + ')'; });
+    var h = D.hits[ci][qi], rows = '<tr><th>rank</th><th>corpus_id</th><th>score</th><th>tests</th><th>role</th></tr>';
+    for (var k = 0; k < h.length; k += 3) {
+      rows += '<tr data-c="' + h[k] + '" class="dd-hit"><td>' + (k / 3 + 1) + '</td><td>' + esc(D.corpus[h[k]].id) + '</td><td>' + h[k + 2].toFixed(4) + '</td><td>' +
+        (h[k + 1] ? '<span class="pass">pass</span>' : '<span class="fail">fail</span>') + '</td><td>' + esc(own[h[k]] || 'other query') + '</td></tr>';
+    }
+    hitsT.innerHTML = rows; code.textContent = '';
+    Array.prototype.forEach.call(hitsT.querySelectorAll('tr.dd-hit'), function (tr) {
+      tr.addEventListener('click', function () {
+        Array.prototype.forEach.call(hitsT.querySelectorAll('tr.sel'), function (x) { x.classList.remove('sel'); });
+        tr.classList.add('sel'); code.textContent = D.corpus[+tr.getAttribute('data-c')].code;
+      });
+    });
+    diffs.innerHTML = q.distractors.map(function (d) {
+      return '<h4>canonical vs ' + esc(D.corpus[d.c].id) + ' (' + esc(d.bug || '?') + ')</h4><pre class="dd-diff">' + d.diff.split('\\n').map(function (l) {
+        var cls = l.charAt(0) === '+' ? 'add' : l.charAt(0) === '-' ? 'del' : ''; return '<span class="' + cls + '">' + esc(l) + '</span>';
+      }).join('\\n') + '</pre>';
+    }).join('');
+  }
+  filt.addEventListener('input', fillQueries); qSel.addEventListener('change', render); cSel.addEventListener('change', render);
+  fillQueries();
+  document.body.setAttribute('data-ready', '1');
+})();
+</script>
+</body></html>
+`;
+}

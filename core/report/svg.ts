@@ -1,0 +1,126 @@
+import { escapeHtml, fmt } from './format.ts';
+
+/**
+ * Static SVG charts for report.html, built as strings (no charting library: the file must open offline with
+ * nothing fetched, and these four charts are a few dozen lines each). Every chart carries a `data-chart`
+ * attribute and one element per datum with a `data-*` tag, which the browser test counts.
+ */
+const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
+
+export interface BarDatum {
+  label: string;
+  series: { name: string; value: number; lo: number | null; hi: number | null }[];
+}
+
+/** Grouped horizontal bars in [0, 1] with CI whiskers. */
+export function barsWithCi(id: string, data: readonly BarDatum[], colors: readonly string[]): string {
+  const labelW = 190;
+  const plotW = 420;
+  const barH = 12;
+  const nSeries = data[0]?.series.length ?? 0;
+  const groupH = nSeries * (barH + 2) + 10;
+  const top = 24;
+  const h = top + data.length * groupH + 24;
+  const x = (v: number) => labelW + Math.max(0, Math.min(1, v)) * plotW;
+  const parts: string[] = [];
+  parts.push(`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 70}" height="${h}" ${FONT}>`);
+  (data[0]?.series ?? []).forEach((s, k) => {
+    parts.push(`<rect x="${labelW + k * 90}" y="4" width="10" height="10" fill="${colors[k % colors.length]}"/><text x="${labelW + k * 90 + 14}" y="13">${escapeHtml(s.name)}</text>`);
+  });
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    parts.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${top - 4}" y2="${h - 20}" stroke="#ddd"/><text x="${x(t)}" y="${h - 6}" text-anchor="middle">${t}</text>`);
+  }
+  data.forEach((d, i) => {
+    const y0 = top + i * groupH;
+    parts.push(`<text x="${labelW - 6}" y="${y0 + groupH / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(d.label)}</text>`);
+    d.series.forEach((s, k) => {
+      const y = y0 + k * (barH + 2);
+      const title = `${d.label} ${s.name}: ${fmt(s.value)} [${fmt(s.lo)}, ${fmt(s.hi)}]`;
+      parts.push(
+        `<rect data-bar="${escapeHtml(d.label)}|${escapeHtml(s.name)}" x="${labelW}" y="${y}" width="${(x(s.value) - labelW).toFixed(1)}" height="${barH}" fill="${colors[k % colors.length]}"><title>${escapeHtml(title)}</title></rect>`,
+      );
+      if (s.lo !== null && s.hi !== null) {
+        const cy = y + barH / 2;
+        parts.push(
+          `<path data-ci="1" d="M${x(s.lo).toFixed(1)},${cy} H${x(s.hi).toFixed(1)} M${x(s.lo).toFixed(1)},${cy - 4} V${cy + 4} M${x(s.hi).toFixed(1)},${cy - 4} V${cy + 4}" stroke="#222" fill="none"/>`,
+        );
+      }
+      parts.push(`<text x="${x(s.hi ?? s.value) + 4}" y="${y + barH - 2}">${fmt(s.value)}</text>`);
+    });
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** Rows of stacked shares (each row sums to 1), e.g. the canonical-rank distribution per configuration. */
+export function stackedShares(id: string, rows: readonly { label: string; counts: number[] }[], buckets: readonly string[], colors: readonly string[]): string {
+  const labelW = 190;
+  const plotW = 460;
+  const rowH = 18;
+  const top = 28;
+  const h = top + rows.length * (rowH + 4) + 8;
+  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 20}" height="${h}" ${FONT}>`];
+  buckets.forEach((b, k) => {
+    parts.push(`<rect x="${labelW + k * 62}" y="4" width="10" height="10" fill="${colors[k % colors.length]}"/><text x="${labelW + k * 62 + 13}" y="13">${escapeHtml(b)}</text>`);
+  });
+  rows.forEach((r, i) => {
+    const y = top + i * (rowH + 4);
+    const total = r.counts.reduce((a, b) => a + b, 0) || 1;
+    parts.push(`<text x="${labelW - 6}" y="${y + rowH / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(r.label)}</text>`);
+    let x = labelW;
+    r.counts.forEach((c, k) => {
+      const w = (c / total) * plotW;
+      if (w > 0) {
+        parts.push(
+          `<rect data-segment="${escapeHtml(r.label)}|${escapeHtml(buckets[k])}" x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH}" fill="${colors[k % colors.length]}"><title>${escapeHtml(`${r.label}: canonical rank ${buckets[k]}: ${c} of ${total} (${fmt(c / total)})`)}</title></rect>`,
+        );
+      }
+      x += w;
+    });
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** White→red for 0→1. */
+export function heatColor(v: number | null): string {
+  if (v === null || Number.isNaN(v)) return '#eee';
+  const t = Math.max(0, Math.min(1, v));
+  const g = Math.round(255 - 190 * t);
+  return `rgb(255,${g},${g})`;
+}
+
+/** A matrix of coloured cells with a value in each (heatmap or pairwise matrix). */
+export function cellMatrix(
+  id: string,
+  rows: readonly string[],
+  cols: readonly string[],
+  cell: (r: number, c: number) => { fill: string; text: string; title: string } | null,
+): string {
+  const labelW = 190;
+  const cw = Math.max(46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
+  const ch = 22;
+  const top = 110;
+  const w = labelW + cols.length * cw + 10;
+  const h = top + rows.length * ch + 10;
+  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" ${FONT}>`];
+  cols.forEach((c, j) => {
+    const x = labelW + j * cw + cw / 2;
+    parts.push(`<text x="${x}" y="${top - 6}" transform="rotate(-45 ${x} ${top - 6})">${escapeHtml(c)}</text>`);
+  });
+  rows.forEach((r, i) => {
+    const y = top + i * ch;
+    parts.push(`<text x="${labelW - 6}" y="${y + ch / 2}" text-anchor="end" dominant-baseline="middle">${escapeHtml(r)}</text>`);
+    cols.forEach((_, j) => {
+      const c = cell(i, j);
+      if (!c) return;
+      const x = labelW + j * cw;
+      parts.push(
+        `<g data-cell="${i},${j}"><rect x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${c.fill}"><title>${escapeHtml(c.title)}</title></rect>` +
+          `<text x="${x + (cw - 2) / 2}" y="${y + ch / 2}" text-anchor="middle" dominant-baseline="middle" pointer-events="none">${escapeHtml(c.text)}</text></g>`,
+      );
+    });
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}

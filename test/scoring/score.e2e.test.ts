@@ -1,0 +1,135 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
+import { scoreRun } from '../../activities/scoring/scoreRun.ts';
+import { readScoredConfigs } from '../../activities/scoring/scoringFiles.ts';
+import { writeReport } from '../../activities/scoring/writeReport.ts';
+import { projectRoot } from '../../activities/paths.ts';
+import { writeTinyRun } from './fixtures/tinyBenchmark.ts';
+
+const venvPython = join(projectRoot(), '.venv', 'bin', 'python');
+/** Reads a Parquet file with pyarrow (an independent reader) and returns its rows as JSON. */
+function pyarrowRows(path: string): Record<string, unknown>[] {
+  const out = execFileSync(venvPython, ['-c', 'import sys, json, pyarrow.parquet as pq; print(json.dumps(pq.read_table(sys.argv[1]).to_pylist()))', path], { encoding: 'utf8' });
+  return JSON.parse(out) as Record<string, unknown>[];
+}
+
+describe('score + report end to end on a hand-made benchmark with the real oracle', () => {
+  let dir: string;
+  let runDir: string;
+  let oracle: Oracle;
+  let result: Awaited<ReturnType<typeof scoreRun>>;
+  const logs: string[] = [];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'execretrieval-score-'));
+    runDir = join(dir, 'tiny');
+    writeTinyRun(runDir);
+    oracle = await openOracle({ cachePath: join(dir, 'exec-cache.sqlite'), concurrency: 2 });
+    result = await scoreRun({ runDir, oracle, replicates: 400, seed: 11, log: (m) => logs.push(m) });
+  });
+  after(async () => {
+    await oracle?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('bad records and a broken configuration are reported; the rest is scored', () => {
+    const m = result.manifest;
+    assert.deepEqual(m.configs, ['canonical-first', 'toy', 'bm25']);
+    assert.equal(m.failed_configs.length, 1);
+    assert.equal(m.failed_configs[0].config_id, 'broken');
+    assert.match(m.failed_configs[0].error, /queries\.arrow: no vector for id q_0004/);
+    assert.equal(m.rejections.length, 1);
+    assert.match(m.rejections[0].file, /queries\.jsonl$/);
+    assert.equal(m.rejections[0].line, 3);
+    assert.equal(m.rejections[0].field, 'query');
+    assert.equal(m.n_queries, 4);
+    // 9 corpus items, every one in each query's top-10: 4 × 9 distinct pairs, each executed once.
+    assert.equal(m.executions.pairs, 36);
+  });
+
+  test('rankings Parquet: top list in score order with ties by corpus_id (read back with pyarrow)', () => {
+    const rows = pyarrowRows(join(runDir, 'rankings', 'toy.parquet')).filter((r) => r.query_id === 'q_0001');
+    assert.deepEqual(
+      rows.map((r) => r.corpus_id),
+      ['q_0001_d1', 'q_0001_canonical', 'q_0001_d2', 'q_0002_canonical', 'q_0002_d1', 'q_0003_canonical', 'q_0003_d1', 'q_0004_canonical', 'q_0004_d1'],
+    );
+    assert.deepEqual(rows.map((r) => r.rank), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const w = Math.hypot(0.9, 0.8, 0.5);
+    assert.ok(Math.abs((rows[0].score as number) - 0.9 / w) < 1e-6);
+  });
+
+  test('metrics are decided by execution: hand-worked values for the toy configuration', () => {
+    const toy = readScoredConfigs(runDir, ['toy'])[0].queries;
+    const [q1, q2, q3, q4] = toy;
+    // q1: d1 (fails) above the canonical (passes) above d2 (fails); nothing else defines `larger`.
+    assert.deepEqual(q1.hits.slice(0, 3).map((h) => h.passed), [false, true, false]);
+    assert.equal(q1.hits[0].outcomes[0], 'FAIL'); // larger(1, 2) with <= returns 1: bare AssertionError
+    assert.deepEqual([q1.metrics['exec@1'], q1.metrics['exec@3'], q1.metrics['execp@10'], q1.metrics['rr_exec@10'], q1.metrics.canonical_rank], [0, 1, 0.1, 0.5, 2]);
+    assert.ok(Math.abs(q1.metrics['ndcg@3'] - 1 / Math.log2(3)) < 1e-12);
+    assert.deepEqual([q1.deception.deceived, q1.deception.rank1_miss, q1.deception.rank1_own_distractor, q1.deception.pref_wins], [1, 1, 1, 1]);
+    assert.deepEqual(q1.deception.by_bug_type, { wrong_comparison: { outranks: 1, total: 1 }, swap_arguments: { outranks: 0, total: 1 } });
+    // q2: canonical first.
+    assert.deepEqual([q2.metrics['exec@1'], q2.metrics['ndcg@1'], q2.deception.deceived], [1, 1, 0]);
+    // q3: rank 1 is q_0004's canonical, which passes q_0003's tests: exec@1 = 1 although nDCG@1 = 0.
+    assert.equal(q3.hits[0].corpus_id, 'q_0004_canonical');
+    assert.deepEqual([q3.metrics['exec@1'], q3.metrics['ndcg@1'], q3.metrics.canonical_rank, q3.deception.deceived, q3.deception.rank1_miss], [1, 0, 3, 1, 0]);
+    // q4: d1 (x*y) fails, canonical passes, and q_0003's canonical (rank 8) passes too.
+    assert.equal(q4.hits[7].corpus_id, 'q_0003_canonical');
+    assert.deepEqual([q4.metrics['exec@1'], q4.metrics['exec@3'], q4.metrics['execp@10']], [0, 1, 0.2]);
+  });
+
+  test('report files: summary, pairwise (McNemar b/c), Markdown, HTML, exports', () => {
+    const rdir = join(runDir, 'report');
+    const summary = JSON.parse(readFileSync(join(rdir, 'summary.json'), 'utf8'));
+    assert.equal(summary.bootstrap.seed, 11);
+    assert.equal(summary.bootstrap.replicates, 400);
+    assert.match(summary.bootstrap.prng, /xoshiro128/);
+    assert.equal(summary.estimates.toy['exec@1'].estimate, 0.5);
+    assert.equal(summary.estimates['canonical-first']['exec@1'].estimate, 1);
+    assert.equal(summary.estimates.toy.deception_rate.estimate, 0.75); // q1, q3, q4 deceived
+    const pw = pyarrowRows(join(rdir, 'pairwise.parquet'));
+    const row = pw.find((r) => r.metric === 'exec@1' && r.config_a === 'canonical-first' && r.config_b === 'toy')!;
+    // exec@1 canonical-first = [1,1,1,1], toy = [0,1,1,0]: b = 2, c = 0, exact p = 2 * 0.5^2 = 0.5.
+    assert.deepEqual([row.b, row.c, row.p_value], [2, 0, 0.5]);
+    assert.equal(pw.length, 3 * 16); // 3 pairs × 16 compared metrics
+    const scores = pyarrowRows(join(rdir, 'scores.parquet'));
+    assert.ok(scores.some((r) => r.config_id === 'toy' && r.query_id === 'q_0003' && r.metric === 'exec@1' && r.value === 1));
+    const md = readFileSync(join(rdir, 'report.md'), 'utf8');
+    assert.match(md, /## Headline/);
+    assert.match(md, /\| toy \| 0\.500 \[/);
+    assert.match(md, /broken/);
+    const html = readFileSync(join(rdir, 'report.html'), 'utf8');
+    assert.ok(!/(src|href)=["']https?:/.test(html), 'no external resources');
+    const qrels = readFileSync(join(runDir, 'export', 'beir', 'qrels', 'test.tsv'), 'utf8').trim().split('\n');
+    assert.deepEqual(qrels[0], 'query-id\tcorpus-id\tscore');
+    assert.equal(qrels.length, 5);
+    const beirCorpus = readFileSync(join(runDir, 'export', 'beir', 'corpus.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(Object.keys(beirCorpus[0]).slice(0, 3), ['_id', 'title', 'text']);
+    const trec = readFileSync(join(runDir, 'export', 'trec', 'toy.run'), 'utf8').trim().split('\n');
+    assert.equal(trec[0].split(' ').slice(0, 4).join(' '), 'q_0001 Q0 q_0001_d1 1');
+    assert.equal(trec.length, 4 * 9);
+  });
+
+  test('re-scoring is served from the execution cache and gives the same numbers', async () => {
+    const again = await scoreRun({ runDir, oracle, replicates: 400, seed: 11 });
+    assert.equal(again.manifest.executions.cached, again.manifest.executions.pairs);
+    assert.deepEqual(again.report.stats.estimates, result.report.stats.estimates);
+    // `report` alone recomputes from stored files; a different seed changes intervals, not estimates.
+    const other = writeReport(runDir, { replicates: 400, seed: 12, alpha: 0.05 });
+    assert.equal(other.stats.estimates.toy['exec@1'].estimate, result.report.stats.estimates.toy['exec@1'].estimate);
+    assert.ok(existsSync(join(runDir, 'report', 'report.html')));
+  });
+
+  test('CLI compare prints the pairwise row, flipped when asked in the other order', () => {
+    const bin = join(projectRoot(), 'bin', 'execretrieval.js');
+    const out = execFileSync(process.execPath, [bin, 'compare', runDir, 'toy', 'canonical-first', '--json'], { encoding: 'utf8' });
+    const rows = JSON.parse(out) as { metric: string; b: number; c: number; diff: number; config_a: string }[];
+    const e1 = rows.find((r) => r.metric === 'exec@1')!;
+    assert.equal(e1.config_a, 'toy');
+    assert.deepEqual([e1.b, e1.c, e1.diff], [0, 2, -0.5]);
+  });
+});

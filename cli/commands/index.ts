@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
 import { registerCache } from './cache.ts';
 import { registerValidate } from './validate.ts';
+import { registerScore } from './score.ts';
+import { registerReport } from './report.ts';
+import { registerCompare } from './compare.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
+  registerScore, registerReport, registerCompare,
 ];

@@ -405,24 +405,18 @@ def mbpp_names(path: str) -> set[str]:
 
 
 def select_four(mutants: list[Mutant]) -> list[Mutant]:
-    """Greedy pick as the engine does: distinct bug types first, then distinct failing-test subsets."""
+    """Greedy pick as the engine does: each step takes the first wrong-output mutant that adds a new bug type
+    and a new failing-test subset, else a new type, else a new subset, else any."""
     killed = [m for m in mutants if any(is_bare_failure(o) for o in m.outcomes)]
+    subset = lambda m: tuple(o != 'pass' for o in m.outcomes)  # noqa: E731
     picked: list[Mutant] = []
-    for m in killed:
-        if m.bug_type not in {x.bug_type for x in picked}:
-            picked.append(m)
-    picked = picked[:NEED_MUTANTS]
-    subsets = lambda ms: {tuple(o != 'pass' for o in x.outcomes) for x in ms}  # noqa: E731
-    for m in killed:
-        if len(picked) >= NEED_MUTANTS:
+    while len(picked) < NEED_MUTANTS:
+        types = {m.bug_type for m in picked}
+        subsets = {subset(m) for m in picked}
+        rest = [m for m in killed if m not in picked]
+        if not rest:
             break
-        if m not in picked and tuple(o != 'pass' for o in m.outcomes) not in subsets(picked):
-            picked.append(m)
-    for m in killed:
-        if len(picked) >= NEED_MUTANTS:
-            break
-        if m not in picked:
-            picked.append(m)
+        picked.append(max(rest, key=lambda m: (m.bug_type not in types, subset(m) not in subsets)))
     return picked
 
 

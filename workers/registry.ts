@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskQueueKey } from '../temporal.config.ts';
 import { createHealthActivities } from '../infra/temporal/healthActivities.ts';
+import { createEmbedActivities } from '../activities/embeddings/sweepActivities.ts';
 import { createDefaultActivities } from '../activities/generation/defaultActivities.ts';
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
@@ -66,6 +67,7 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   health('llm'),
   health('exec'),
   health('embed'),
+  { queue: 'embed', name: 'embeddings', create: (d) => { const a = createEmbedActivities(d); return { activities: a, close: a.closeEmbedResources }; } },
   { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
   { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
   {

@@ -6,3 +6,4 @@ export * from './ping.ts';
 export * from './generateRegistry.ts';
 export * from './buildEntry.ts';
 export * from './buildBenchmark.ts';
+export * from './embedSweep.ts';

@@ -28,6 +28,8 @@ export interface FakeEmbeddingServer {
   baseUrls: Record<Api, string>;
   requests: RecordedRequest[];
   script(api: Api, ...faults: Fault[]): void;
+  /** Faults for requests naming this model only (other models' requests, interleaved, are untouched). */
+  scriptModel(model: string, ...faults: Fault[]): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).le
 export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number } = {}): Promise<FakeEmbeddingServer> {
   const requests: RecordedRequest[] = [];
   const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [] };
+  const modelFaults = new Map<string, Fault[]>();
   const dimsOf = (model: string, asked?: number) => asked ?? opts.dims?.[model] ?? opts.defaultDims ?? 8;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -55,8 +58,8 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
   };
 
   /** Applies the next scripted fault; returns true when it answered the request itself. */
-  const fault = (api: Api, res: ServerResponse): 'short' | boolean => {
-    const f = faults[api].shift();
+  const fault = (api: Api, model: string, res: ServerResponse): 'short' | boolean => {
+    const f = modelFaults.get(model)?.shift() ?? faults[api].shift();
     if (!f) return false;
     if (f.status === 'short') return 'short';
     if (f.status === 429) {
@@ -81,7 +84,8 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     const api: Api | null = path.startsWith('/openai/') ? 'openai' : path.startsWith('/gemini/') ? 'gemini' : path.startsWith('/mistral/') ? 'mistral' : null;
     if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
     requests.push({ api, path, headers: req.headers, body });
-    const f = fault(api, res);
+    const model = api === 'gemini' ? (/models\/([^:]+):/.exec(path)?.[1] ?? '') : String(body.model ?? '');
+    const f = fault(api, model, res);
     if (f === true) return;
     const short = f === 'short';
     const trim = <T>(xs: T[]) => (short ? xs.slice(0, -1) : xs);
@@ -133,6 +137,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral` },
     requests,
     script: (api, ...fs) => faults[api].push(...fs),
+    scriptModel: (model, ...fs) => modelFaults.set(model, [...(modelFaults.get(model) ?? []), ...fs]),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

@@ -1,19 +1,18 @@
 import type { EmbeddingConfig, EmbeddingProviderName } from '../../../schemas/embeddingConfig.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv, type ProviderFactory } from '../types.ts';
-import { createOpenAiProvider } from './openai.ts';
-import { createGeminiProvider } from './gemini.ts';
-import { createMistralProvider } from './mistral.ts';
-import { createLocalOnnxProvider } from './localOnnx.ts';
-import { createLocalStaticProvider } from './localStatic.ts';
 
-/** Provider name → factory. A typed map: adding a provider to the schema without a factory fails to compile. */
+/**
+ * Provider name → factory. A typed map: adding a provider to the schema without a factory fails to compile.
+ * Each SDK is imported only when a configuration needs it: @huggingface/transformers + onnxruntime alone take
+ * seconds to load, which a worker serving only hosted providers (or a fully cached rerun) should not pay.
+ */
 export const PROVIDERS: Record<Exclude<EmbeddingProviderName, 'bm25'>, ProviderFactory> = {
-  openai: createOpenAiProvider,
-  'openai-compatible': createOpenAiProvider,
-  gemini: createGeminiProvider,
-  mistral: createMistralProvider,
-  'local-onnx': createLocalOnnxProvider,
-  'local-static': createLocalStaticProvider,
+  openai: async (c, e) => (await import('./openai.ts')).createOpenAiProvider(c, e),
+  'openai-compatible': async (c, e) => (await import('./openai.ts')).createOpenAiProvider(c, e),
+  gemini: async (c, e) => (await import('./gemini.ts')).createGeminiProvider(c, e),
+  mistral: async (c, e) => (await import('./mistral.ts')).createMistralProvider(c, e),
+  'local-onnx': async (c, e) => (await import('./localOnnx.ts')).createLocalOnnxProvider(c, e),
+  'local-static': async (c, e) => (await import('./localStatic.ts')).createLocalStaticProvider(c, e),
 };
 
 export async function createProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
+import { selectConfigs } from '../../core/embeddings/registry.ts';
+import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
+import { writeJsonAtomic } from '../storage/atomic.ts';
+import { availability } from './availability.ts';
+import { DEFAULT_CACHE_PATH, EmbeddingCache, textHash } from './cache.ts';
+import { loadRegistry } from './configs.ts';
+import { embedItems, type EmbedStats } from './embedItems.ts';
+import { loadBenchmarkItems } from './benchmarkItems.ts';
+import { writeMatrix } from './matrix.ts';
+import { createProvider } from './providers/index.ts';
+import { ProviderResponseError, ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from './types.ts';
+import type { RetryPolicy } from './retry.ts';
+
+export interface EmbedActivitiesDeps {
+  root: string;
+  env: Readonly<Record<string, string | undefined>>;
+  log?: (msg: string) => void;
+  cachePath?: string;
+  modelRoot?: string;
+  baseUrls?: ProviderEnv['baseUrls'];
+  retry?: RetryPolicy;
+}
+
+export interface BatchPlan {
+  side: Side;
+  start: number;
+  end: number;
+}
+
+export interface ConfigPlan {
+  config: EmbeddingConfig;
+  status: 'ready' | 'unavailable' | 'lexical';
+  reason: string | null;
+  batches: BatchPlan[];
+}
+
+export interface EmbedPlan {
+  runDir: string;
+  configs: ConfigPlan[];
+  /** Registry and benchmark problems (bad entries skipped, the rest goes on). */
+  problems: string[];
+  counts: { queries: number; corpus: number };
+}
+
+export interface ConfigResult {
+  config_id: string;
+  status: 'ok' | 'failed' | 'unavailable' | 'lexical';
+  reason: string | null;
+  stats: EmbedStats | null;
+  files: string[];
+  dims: number | null;
+}
+
+/** Texts per activity: several provider batches, so a 5,000-snippet corpus is tens of activities, not thousands. */
+export const TEXTS_PER_ACTIVITY = 512;
+
+/**
+ * The sweep's activities (Temporal, `embed` queue). Providers are created once per worker and configuration and
+ * reused across batches (a local model loads once).
+ */
+export function createEmbedActivities(deps: EmbedActivitiesDeps) {
+  const modelRoot = deps.modelRoot ?? join(deps.root, '.execretrieval', 'models');
+  const penv: ProviderEnv = { env: deps.env, modelRoot, baseUrls: deps.baseUrls };
+  let cache: EmbeddingCache | null = null;
+  const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? join(deps.root, DEFAULT_CACHE_PATH)));
+  const providers = new Map<string, Promise<EmbeddingProvider>>();
+  const providerFor = (config: EmbeddingConfig) => {
+    const key = `${config.config_id}\u0000${invocationFingerprint(config, 'query')}`;
+    let p = providers.get(key);
+    if (!p) {
+      p = createProvider(config, penv);
+      p.catch(() => providers.delete(key));
+      providers.set(key, p);
+    }
+    return p;
+  };
+  const resolveRun = (runDir: string) => (runDir.startsWith('/') ? runDir : join(deps.root, runDir));
+
+  return {
+    async embedPlan(input: { runDir: string; configIds: string[] | null; configFiles?: string[] }): Promise<EmbedPlan> {
+      const runDir = resolveRun(input.runDir);
+      const reg = loadRegistry({ root: deps.root, files: input.configFiles, env: deps.env });
+      let configs: EmbeddingConfig[];
+      try {
+        configs = selectConfigs(reg.entries, input.configIds);
+      } catch (e) {
+        throw ApplicationFailure.create({ type: 'InvalidInputError', message: (e as Error).message, nonRetryable: true });
+      }
+      let items;
+      try {
+        items = loadBenchmarkItems(runDir);
+      } catch (e) {
+        throw ApplicationFailure.create({ type: 'InvalidInputError', message: `${runDir}: no built benchmark (queries.jsonl, corpus.jsonl): ${(e as Error).message}`, nonRetryable: true });
+      }
+      const plans = configs.map((config): ConfigPlan => {
+        if (config.provider === 'bm25') return { config, status: 'lexical', reason: 'scored lexically from the texts; no matrices', batches: [] };
+        const a = availability(config, penv);
+        if (!a.ok) return { config, status: 'unavailable', reason: a.detail, batches: [] };
+        const batches: BatchPlan[] = [];
+        for (const [side, list] of [['query', items.queries], ['document', items.corpus]] as const) {
+          const step = Math.max(config.batch_size, Math.floor(TEXTS_PER_ACTIVITY / config.batch_size) * config.batch_size);
+          for (let s = 0; s < list.length; s += step) batches.push({ side, start: s, end: Math.min(list.length, s + step) });
+        }
+        return { config, status: 'ready', reason: null, batches };
+      });
+      return { runDir, configs: plans, problems: [...reg.errors, ...items.problems], counts: { queries: items.queries.length, corpus: items.corpus.length } };
+    },
+
+    async embedBatch(input: { runDir: string; config: EmbeddingConfig; batch: BatchPlan }): Promise<EmbedStats> {
+      const items = loadBenchmarkItems(input.runDir);
+      const list = input.batch.side === 'query' ? items.queries : items.corpus;
+      const slice = list.slice(input.batch.start, input.batch.end);
+      const heartbeat = () => { try { Context.current().heartbeat(); } catch { /* outside an activity */ } };
+      try {
+        const r = await embedItems(input.config, input.batch.side, slice, {
+          cache: getCache(),
+          provider: () => providerFor(input.config),
+          retry: deps.retry,
+          onBatch: heartbeat,
+          log: deps.log,
+        });
+        return r.stats;
+      } catch (e) {
+        // Retrying cannot fix a missing key or a malformed answer: fail this configuration now, with the reason.
+        if (e instanceof ProviderUnavailableError || e instanceof ProviderResponseError) {
+          throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: e.message, nonRetryable: true });
+        }
+        throw e;
+      }
+    },
+
+    async writeEmbeddingMatrices(input: { runDir: string; config: EmbeddingConfig }): Promise<{ files: string[]; dims: number }> {
+      const items = loadBenchmarkItems(input.runDir);
+      const config = input.config;
+      const outDir = join(input.runDir, 'embeddings', config.config_id);
+      const files: string[] = [];
+      for (const [side, name, list] of [['query', 'queries', items.queries], ['document', 'corpus', items.corpus]] as const) {
+        const { vectors } = await embedItems(config, side, list, {
+          cache: getCache(),
+          provider: async () => {
+            throw ApplicationFailure.create({ type: 'InvalidInputError', message: `${config.config_id}: ${name} not all embedded yet`, nonRetryable: true });
+          },
+        });
+        const dims = config.dimensions!;
+        const data = new Float32Array(list.length * dims);
+        vectors.forEach((v, i) => data.set(v, i * dims));
+        // Hash of every (id, exact text sent) in order: the scoring step can tell matrices from different inputs apart.
+        const h = createHash('sha256');
+        for (const it of list) h.update(it.id).update('\u0000').update(textHash(prepareText(sideOf(config, side), it.text))).update('\n');
+        const written = writeMatrix(join(outDir, name), { ids: list.map((x) => x.id), dims, data }, {
+          config_id: config.config_id,
+          config: JSON.stringify(config),
+          provider: config.provider,
+          model: config.model,
+          model_revision: config.model_revision ?? '',
+          model_package: config.local?.package ?? '',
+          side,
+          dims: String(dims),
+          normalized: String(config.normalize),
+          similarity: config.similarity,
+          texts_sha256: h.digest('hex'),
+          rows: String(list.length),
+        });
+        files.push(written.arrow, written.parquet);
+      }
+      return { files, dims: config.dimensions! };
+    },
+
+    async writeEmbedReport(input: { runDir: string; plan: Omit<EmbedPlan, 'configs'>; results: ConfigResult[] }): Promise<string> {
+      const total = input.results.reduce((a, r) => a + (r.stats?.cost_usd ?? 0), 0);
+      const path = join(input.runDir, 'embeddings', 'report.json');
+      writeJsonAtomic(path, { run_dir: input.runDir, counts: input.plan.counts, problems: input.plan.problems, total_cost_usd: total, configs: input.results });
+      return path;
+    },
+
+    async closeEmbedResources(): Promise<void> {
+      for (const p of providers.values()) await (await p.catch(() => null))?.close?.();
+      providers.clear();
+      cache?.close();
+      cache = null;
+    },
+  };
+}
+
+export type EmbedActivities = ReturnType<typeof createEmbedActivities>;

@@ -1,0 +1,120 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { startFakeEmbeddingServer, fakeVector, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
+import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { readMatrix } from '../../activities/embeddings/matrix.ts';
+import { embedSweep } from '../../workflows/embedSweep.ts';
+import { l2Normalize } from '../../core/embeddings/vectors.ts';
+import { writeTinyBenchmark } from './sweep-fixture.ts';
+
+let t: TestTemporal;
+let server: FakeEmbeddingServer;
+before(async () => {
+  [t, server] = await Promise.all([startTestTemporal(), startFakeEmbeddingServer({ dims: { 'text-embedding-3-small': 8, 'codestral-embed': 6, 'intfloat/e5-small-v2': 4 } })]);
+});
+after(async () => {
+  await server?.close();
+  await t?.stop();
+});
+
+const USER_CONFIGS = {
+  configs: [
+    { config_id: 'oa-small', family: 'openai', provider: 'openai', model: 'text-embedding-3-small', dimensions: 8, batch_size: 3, price_usd_per_million_tokens: 0.02 },
+    { config_id: 'codestral', family: 'mistral', provider: 'mistral', model: 'codestral-embed', dimensions: 6, batch_size: 4 },
+    { config_id: 'e5-tei', family: 'e5', provider: 'openai-compatible', model: 'intfloat/e5-small-v2', dimensions: 4, base_url_env: 'TEI_URL', query: { template: 'query: {text}' }, document: { template: 'passage: {text}' } },
+    // No key for this one in the worker's environment: it must fail alone.
+    { config_id: 'gemini-nokey', family: 'gemini', provider: 'gemini', model: 'gemini-embedding-001', dimensions: 8, api_key_env: 'NOT_SET_GEMINI_KEY' },
+    // The server answers this one with a short batch: a clear, unretried failure of this configuration only.
+    { config_id: 'broken', family: 'x', provider: 'openai-compatible', model: 'broken-model', dimensions: 8, base_url_env: 'TEI_URL', batch_size: 100 },
+  ],
+};
+
+test('embedSweep fans out per configuration and batch; failures stay in their configuration; rerun is fully cached', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'sweep-'));
+  const runDir = join(tmp, 'runs', 'r1');
+  const ids = writeTinyBenchmark(runDir, 5);
+  const cfgFile = join(tmp, 'my-configs.json');
+  writeFileSync(cfgFile, JSON.stringify(USER_CONFIGS));
+  const queues = t.uniqueQueues();
+  const acts = createEmbedActivities({
+    root: process.cwd(),
+    env: { OPENAI_API_KEY: 'k', MISTRAL_API_KEY: 'k', TEI_URL: server.baseUrls.openai },
+    cachePath: join(tmp, 'cache.sqlite'),
+    baseUrls: server.baseUrls,
+  });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  const ids5 = ['oa-small', 'codestral', 'e5-tei', 'gemini-nokey', 'broken', 'bm25'];
+  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `sweep-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds: ids5, configFiles: [cfgFile] }] });
+
+  brokenModelShort(server);
+  const res = await run();
+  const by = new Map(res.results.map((r) => [r.config_id, r]));
+  assert.equal(by.get('oa-small')!.status, 'ok');
+  assert.equal(by.get('codestral')!.status, 'ok');
+  assert.equal(by.get('e5-tei')!.status, 'ok');
+  assert.equal(by.get('gemini-nokey')!.status, 'unavailable');
+  assert.match(by.get('gemini-nokey')!.reason!, /no API key: set NOT_SET_GEMINI_KEY/);
+  assert.equal(by.get('broken')!.status, 'failed');
+  assert.match(by.get('broken')!.reason!, /broken: sent \d+ texts, got \d+ vectors back/);
+  assert.equal(by.get('bm25')!.status, 'lexical');
+
+  // Batch boundaries for oa-small (batch_size 3): 5 queries → 3 + 2, 10 corpus items → 3 + 3 + 3 + 1.
+  const oaSizes = server.requests.filter((r) => (r.body as any).model === 'text-embedding-3-small').map((r) => (r.body as any).input.length).sort();
+  assert.deepEqual(oaSizes, [1, 2, 3, 3, 3, 3]);
+  assert.equal(by.get('oa-small')!.stats!.embedded, 15);
+  assert.equal(by.get('oa-small')!.stats!.batches, 6);
+
+  // Matrices: read back with pyarrow (an independent reader), shape, ids, values and metadata.
+  const e5Dir = join(runDir, 'embeddings', 'e5-tei');
+  const py = JSON.parse(readFileSync('.execretrieval/python.json', 'utf8')).venvPython as string;
+  const out = execFileSync(py, ['-c', `
+import json, sys, pyarrow.parquet as pq, pyarrow.ipc as ipc
+res = {}
+for name in ("queries", "corpus"):
+    a = ipc.open_file(sys.argv[1] + "/" + name + ".arrow").read_all()
+    p = pq.read_table(sys.argv[1] + "/" + name + ".parquet")
+    assert a.equals(p.cast(a.schema)), name
+    res[name] = {"ids": a.column("id").to_pylist(), "vectors": a.column("vector").to_pylist(), "type": str(a.schema.field("vector").type),
+                 "meta": {k.decode(): v.decode() for k, v in p.schema.metadata.items() if not k.startswith(b"ARROW")}}
+print(json.dumps(res))
+`, e5Dir], { encoding: 'utf8' });
+  const got = JSON.parse(out);
+  assert.deepEqual(got.queries.ids, ids.queries);
+  assert.deepEqual(got.corpus.ids, ids.corpus);
+  assert.equal(got.corpus.type, 'fixed_size_list<item: float not null>[4]');
+  assert.equal(got.corpus.meta.config_id, 'e5-tei');
+  assert.equal(got.corpus.meta.side, 'document');
+  assert.equal(got.queries.meta.model, 'intfloat/e5-small-v2');
+  assert.match(got.queries.meta.texts_sha256, /^[0-9a-f]{64}$/);
+  // Values: the fake's vector of the exact text sent ("query: " prefix), normalised.
+  const q1 = readFileSync(join(runDir, 'queries.jsonl'), 'utf8').split('\n')[0];
+  const want = l2Normalize(fakeVector('intfloat/e5-small-v2', `query: ${JSON.parse(q1).query}`, 4));
+  got.queries.vectors[0].forEach((x: number, i: number) => assert.ok(Math.abs(x - want[i]) < 1e-6));
+  // Our own reader agrees.
+  assert.deepEqual(readMatrix(join(e5Dir, 'corpus.arrow')).ids, ids.corpus);
+
+  // Report with accounting.
+  const report = JSON.parse(readFileSync(join(runDir, 'embeddings', 'report.json'), 'utf8'));
+  assert.equal(report.configs.length, 6);
+  assert.ok(report.configs.find((c: any) => c.config_id === 'oa-small').stats.tokens_reported > 0);
+  assert.ok(report.total_cost_usd > 0);
+
+  // Rerun: nothing new reaches the server for configurations already done.
+  const before = server.requests.filter((r) => (r.body as any).model !== 'broken-model').length;
+  brokenModelShort(server);
+  const again = await run();
+  assert.equal(server.requests.filter((r) => (r.body as any).model !== 'broken-model').length, before);
+  const oa = again.results.find((r) => r.config_id === 'oa-small')!;
+  assert.equal(oa.stats!.embedded, 0);
+  assert.equal(oa.stats!.cached, 15);
+});
+
+/** The fake answers `broken-model` with a short batch once (faults by model: other configurations interleave). */
+function brokenModelShort(s: FakeEmbeddingServer) {
+  s.scriptModel('broken-model', { status: 'short' });
+}

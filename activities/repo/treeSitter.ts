@@ -15,6 +15,8 @@ export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python';
 const require = createRequire(import.meta.url);
 let init: Promise<void> | null = null;
 const languages = new Map<GrammarName, Promise<Language>>();
+// One parser per grammar, reused: chunking is sequential, and a Parser is cheap to keep but not to create.
+const parsers = new Map<GrammarName, Parser>();
 
 function grammarPath(name: GrammarName): string {
   const pkg = dirname(require.resolve(`${GRAMMAR_PACKAGE}/package.json`));
@@ -26,8 +28,13 @@ export async function parserFor(name: GrammarName): Promise<Parser> {
   await init;
   let lang = languages.get(name);
   if (!lang) languages.set(name, (lang = Language.load(grammarPath(name))));
-  const parser = new Parser();
-  parser.setLanguage(await lang);
+  const loaded = await lang;
+  let parser = parsers.get(name);
+  if (!parser) {
+    parser = new Parser();
+    parser.setLanguage(loaded);
+    parsers.set(name, parser);
+  }
   return parser;
 }
 

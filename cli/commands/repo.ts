@@ -1,0 +1,226 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
+import { defaultPolicy, DEFAULT_EXCLUDES } from '../../core/repo/pathPolicy.ts';
+import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rerank.ts';
+import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
+import { formatGoldError } from '../../core/repo/goldParse.ts';
+import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
+import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
+import { buildIndex } from '../../activities/repo/indexBuild.ts';
+import { loadIndex } from '../../activities/repo/indexStore.ts';
+import { loadGold } from '../../activities/repo/goldFiles.ts';
+import { GitRepo } from '../../activities/repo/git.ts';
+import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun.ts';
+import { writeRunOutput } from '../../activities/repo/runOutput.ts';
+import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
+import type { Embedder } from '../../activities/repo/embedder.ts';
+
+/**
+ * `execretrieval repo index|eval|diagnose|gate`: repository retrieval evaluation (the guide's workflow).
+ * index → an index of one pinned commit; eval → gold cases against it (live or recorded) into
+ * runs/<run-id>/repo/; diagnose → failed cases at their first broken boundary; gate → CI thresholds.
+ */
+/** Loaded on demand: the embedding providers pull in heavy SDKs and ONNX runtime that lexical runs never need. */
+async function registryEmbedder(...args: Parameters<typeof import('../../activities/repo/registryEmbedder.ts').registryEmbedder>) {
+  return (await import('../../activities/repo/registryEmbedder.ts')).registryEmbedder(...args);
+}
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const log = (m: string) => console.error(`[repo] ${m}`);
+
+const VARIANTS: Record<string, Pick<PipelineConfig, 'contextFilter' | 'rerank' | 'neighbours'>> = {
+  plain: { contextFilter: false, rerank: null, neighbours: false },
+  ctx: { contextFilter: true, rerank: null, neighbours: false },
+  rerank: { contextFilter: false, rerank: DEFAULT_RERANK_WEIGHTS, neighbours: false },
+  'ctx+rerank': { contextFilter: true, rerank: DEFAULT_RERANK_WEIGHTS, neighbours: false },
+  'ctx+rerank+nbr': { contextFilter: true, rerank: DEFAULT_RERANK_WEIGHTS, neighbours: true },
+};
+
+/** Reranker weights tried by --tune (train split), then reported on the held-out split. */
+const TUNE_GRID: RerankWeights[] = grid({ symbol: [0, 0.3, 0.6], path: [0, 0.2], role: [0, 0.4, 0.8], trap: [0.3] });
+
+function readResults(dir: string): CaseResult[] {
+  const path = join(dir, 'results.jsonl');
+  if (!existsSync(path)) throw new Error(`${path}: no results (run \`execretrieval repo eval\` first)`);
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    const r = CaseResult.safeParse(JSON.parse(l));
+    if (!r.success) throw new Error(`${path}:${i + 1} ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+    return r.data;
+  });
+}
+
+function readRecords(path: string): RetrievalRecord[] {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+    const r = RetrievalRecord.safeParse(JSON.parse(l));
+    if (!r.success) throw new Error(`${path}:${i + 1} ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
+    return r.data;
+  });
+}
+
+function printSummary(out: EvalRunOutput): void {
+  const rows = out.aggregates.filter((a) => a.dimension === 'all');
+  const w = Math.max(9, ...rows.map((r) => r.retriever.length));
+  console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden`);
+  for (const r of rows) {
+    const p = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+    console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}`);
+  }
+  for (const r of out.refused) console.log(`refused ${r.case_id}: ${r.reason}`);
+}
+
+export function registerRepo(program: Command): void {
+  const repo = program.command('repo').description('Repository retrieval evaluation: pinned gold cases, role-aware index, diagnosis, CI gate');
+
+  repo
+    .command('index')
+    .description('index a repository at a pinned commit (read from git objects, never the working tree)')
+    .option('--repo <dir>', 'git repository', '.')
+    .option('--rev <revision>', 'commit to index', 'HEAD')
+    .option('--out <dir>', 'index directory (default .execretrieval/repo-index/<commit>)')
+    .option('--include <glob>', 'searchable paths (repeatable; default **)', collect)
+    .option('--exclude <glob>', 'paths left out, on top of the defaults (repeatable)', collect)
+    .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output)`)
+    .option('--embedder <config_id>', 'embedding configuration for dense retrieval (from the registry)')
+    .action(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string }) => {
+      const repoDir = resolve(o.repo);
+      const rev = await new GitRepo(repoDir).resolve(o.rev);
+      const policy = defaultPolicy({
+        include: o.include?.length ? o.include : ['**'],
+        exclude: [...(o.defaultExcludes ? DEFAULT_EXCLUDES : []), ...(o.exclude ?? [])],
+      });
+      const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
+      const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
+      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, log });
+      console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
+    });
+
+  repo
+    .command('eval')
+    .description('evaluate gold cases against an index; writes runs/<run-id>/repo/')
+    .requiredOption('--index <dir>', 'index directory (from `repo index`)')
+    .option('--cases <path>', 'gold cases: a .jsonl file or a directory of them', 'data/gold')
+    .option('--repo <dir>', 'the git repository the index was built from', '.')
+    .option('--retrievers <list>', `comma-separated, from ${RETRIEVER_KINDS.join(', ')} (default: all available)`)
+    .option('--variants <list>', `comma-separated, from ${Object.keys(VARIANTS).join(', ')}`, 'plain,ctx+rerank')
+    .option('--fusion-weights <list>', 'hybrid_weighted weights for bm25,symbol,dense', '0.5,0.3,0.2')
+    .option('--candidate-depth <n>', 'candidates kept before reranking', '50')
+    .option('--mode <mode>', 'live | recorded', 'live')
+    .option('--recorded <file>', 'records.jsonl to replay (recorded mode)')
+    .option('--embedder <config_id>', 'query embedder (default: the index manifest\'s)')
+    .option('--tune', 'tune reranker weights on the train split, report the held-out split')
+    .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
+    .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
+    .action(async (o: { index: string; cases: string; repo: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; tune?: boolean; runId?: string; out?: string }) => {
+      if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
+      if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <records.jsonl> (a previous run\'s records.jsonl)');
+      const index = loadIndex(resolve(o.index));
+      const gold = loadGold(resolve(o.cases));
+      for (const e of gold.errors) console.error(`bad gold case: ${formatGoldError(e)}`);
+      if (gold.cases.length === 0) throw new Error(`${o.cases}: no valid gold cases`);
+      const embedId = o.embedder ?? index.manifest.embedder?.config_id;
+      let embedder: Embedder | undefined;
+      if (embedId) {
+        try {
+          embedder = await registryEmbedder(projectRoot(), stateDir(), embedId);
+        } catch (e) {
+          log(`dense retrieval unavailable: ${(e as Error).message}`);
+        }
+      }
+      const kinds = (o.retrievers?.split(',') ?? RETRIEVER_KINDS.filter((k) => k !== 'dense' || (embedder && index.vectors))) as RetrieverKind[];
+      for (const k of kinds) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')})`);
+      const variants = o.variants.split(',').map((v) => {
+        if (!VARIANTS[v]) throw new Error(`--variants: unknown ${JSON.stringify(v)} (known: ${Object.keys(VARIANTS).join(', ')})`);
+        return VARIANTS[v];
+      });
+      const fusionWeights = o.fusionWeights.split(',').map(Number);
+      const base = { ...DEFAULT_PIPELINE, candidateDepth: Number(o.candidateDepth), fusionWeights };
+      let configs: PipelineConfig[] = kinds.flatMap((retriever) => variants.map((v) => ({ ...base, retriever, ...v })));
+      const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors };
+
+      if (o.tune && o.mode === 'live') {
+        const tuning: Record<string, unknown> = {};
+        configs = await Promise.all(
+          configs.map(async (cfg) => {
+            if (!cfg.rerank) return cfg;
+            const t = await tuneOnTrain(TUNE_GRID, async (w) => (await runEvaluation({ cases: gold.cases, index, repoDir: resolve(o.repo), mode: 'live', configs: [{ ...cfg, rerank: w }], embedder })).results);
+            tuning[pipelineName(cfg)] = { weights: t.best, train: t.train, held_out: t.test, grid_size: TUNE_GRID.length };
+            log(`${pipelineName(cfg)}: tuned ${JSON.stringify(t.best)} — train pass ${t.train.pass_rate.toFixed(3)} (n=${t.train.n}), held-out pass ${t.test.pass_rate.toFixed(3)} (n=${t.test.n})`);
+            return { ...cfg, rerank: t.best };
+          }),
+        );
+        extra.tuning = tuning;
+      }
+
+      const out = await runEvaluation({
+        cases: gold.cases,
+        index,
+        repoDir: resolve(o.repo),
+        mode: o.mode === 'recorded' ? 'recorded' : 'live',
+        configs,
+        recorded: o.mode === 'recorded' ? readRecords(resolve(o.recorded ?? '')) : undefined,
+        embedder,
+      });
+      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
+      const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
+      writeRunOutput(dir, out, index.manifest, { ...extra, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c), ...c })) });
+      printSummary(out);
+      console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
+      if (gold.errors.length) process.exitCode = 2;
+    });
+
+  repo
+    .command('diagnose')
+    .description('print failed cases with their top results and the first broken boundary')
+    .requiredOption('--run <dir>', 'run directory (runs/<id>/repo) or run id')
+    .option('--retriever <name>', 'only this retriever configuration')
+    .option('--case <id>', 'only this case')
+    .option('--top <n>', 'ranked results to show', '5')
+    .action((o: { run: string; retriever?: string; case?: string; top: string }) => {
+      const dir = existsSync(join(resolve(o.run), 'results.jsonl')) ? resolve(o.run) : join(resolveRunDir(o.run), 'repo');
+      const results = readResults(dir).filter((r) => !r.passed && (!o.retriever || r.retriever === o.retriever) && (!o.case || r.case_id === o.case));
+      for (const r of results) {
+        const caseDir = join(dir, 'cases', r.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'));
+        const rec = JSON.parse(readFileSync(join(caseDir, `${r.case_id}.json`), 'utf8')).record as RetrievalRecord;
+        console.log(`CASE ${r.case_id} [${r.retriever}] query=${r.query}`);
+        console.log(`  expected_revision=${r.case_revision} index_revision=${r.index_revision} cutoff=${r.cutoff}`);
+        for (const c of rec.candidates_after_rerank.slice(0, Number(o.top))) {
+          console.log(`  rank=${c.rank} file=${c.file} symbol=${c.symbols[0] ?? '-'} role=${c.role} revision=${c.revision.slice(0, 12)}`);
+        }
+        console.log(`  diagnosis=${r.diagnosis} first_relevant_rank=${r.first_relevant_rank ?? 'null'} missing=[${r.missing_group_ids.join(', ')}] forbidden=[${r.forbidden_chunk_ids.join(', ')}]`);
+        for (const g of r.group_diagnoses) console.log(`    ${g.group_id}: ${g.diagnosis} — ${g.detail}`);
+      }
+      if (results.length === 0) console.log('no failed cases');
+      const names = readdirSync(join(dir, 'cases'));
+      if (o.retriever && !names.includes(o.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'))) console.error(`(no results for retriever ${o.retriever}; have ${names.join(', ')})`);
+    });
+
+  repo
+    .command('gate')
+    .description('CI gate: exits 1 with a readable summary when a threshold is missed')
+    .requiredOption('--run <dir>', 'run directory (runs/<id>/repo) or run id')
+    .requiredOption('--retriever <name>', 'the retriever configuration that ships (e.g. hybrid_rrf+ctx+rerank)')
+    .option('--min-evidence <rate>', 'minimum share of cases with all required evidence at cutoff', String(DEFAULT_GATE.minRequiredEvidenceRate))
+    .option('--max-forbidden <n>', 'maximum cases with a forbidden source in context', String(DEFAULT_GATE.maxForbiddenCases))
+    .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
+    .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
+    .action((o: { run: string; retriever: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
+      const dir = existsSync(join(resolve(o.run), 'results.jsonl')) ? resolve(o.run) : join(resolveRunDir(o.run), 'repo');
+      const all = readResults(dir);
+      const results = all.filter((r) => r.retriever === o.retriever);
+      if (results.length === 0) console.error(`no results for ${o.retriever}; the run has: ${[...new Set(all.map((r) => r.retriever))].join(', ')}`);
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { index: { completed: boolean }; refused: { case_id: string; reason: string }[] };
+      const verdict = evaluateGate(
+        { results, indexValid: summary.index.completed, refused: summary.refused },
+        {
+          minRequiredEvidenceRate: Number(o.minEvidence),
+          maxForbiddenCases: Number(o.maxForbidden),
+          requireRevisionIntegrity: o.revisionIntegrity,
+          sliceMinimums: (o.sliceMin ?? []).map(parseSliceMinimum),
+        },
+      );
+      console.log(`gate for ${o.retriever} (${results.length} cases, ${dir})`);
+      console.log(formatGate(verdict));
+      if (!verdict.ok) process.exitCode = 1;
+    });
+}

@@ -1,23 +1,15 @@
 import type { Command } from 'commander';
-import { registerBuild } from './build.ts';
 import { registerCache } from './cache.ts';
-import { registerImport } from './import.ts';
 import { registerValidate } from './validate.ts';
 import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
 import { registerReport } from './report.ts';
 import { registerCompare } from './compare.ts';
-import { registerEmbed } from './embed.ts';
-import { registerSimilarity } from './similarity.ts';
-import { registerConfigs } from './configs.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
-  registerBuild,
-  registerImport,
   registerRepo,
   registerScore, registerReport, registerCompare,
-  registerEmbed, registerSimilarity, registerConfigs,
 ];

@@ -37,11 +37,22 @@ export function bootstrapColumnSums(input: BootstrapInput, replicates: number, s
   const { X, n, columns: m } = input;
   if (X.length !== n * m) throw new RangeError(`bootstrap: X has ${X.length} values, expected ${n}×${m}`);
   if (n === 0) throw new RangeError('bootstrap: no queries');
-  const cols = Array.from({ length: m }, (_, c) => Float64Array.from({ length: n }, (_, j) => X[j * m + c]));
+  const cols: Float64Array[] = [];
+  for (let c = 0; c < m; c++) {
+    const col = new Float64Array(n);
+    for (let j = 0; j < n; j++) col[j] = X[j * m + c];
+    cols.push(col);
+  }
+  return bootstrapSumsOfColumns(cols, n, replicates, seed);
+}
+
+/** The same, from columns (each of length n): what the statistics engine holds. */
+export function bootstrapSumsOfColumns(cols: readonly Float64Array[], n: number, replicates: number, seed: number): Float64Array {
+  if (n === 0) throw new RangeError('bootstrap: no queries');
   const plan = planPacking(cols, n);
   const packed = packColumns(cols, n, plan);
   const sums = denseColumnSums({ X: packed, n, columns: plan.slots.length }, replicates, seed);
-  return unpackSums(sums, replicates, plan, m);
+  return unpackSums(sums, replicates, plan, cols.length);
 }
 
 /** The unpacked kernel: per replicate, acc += count_j * X[j, :] over the queries drawn at least once. */

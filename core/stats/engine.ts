@@ -1,4 +1,4 @@
-import { bootstrapColumnSums, replicateRatios } from './bootstrap.ts';
+import { bootstrapSumsOfColumns, replicateRatios } from './bootstrap.ts';
 import { percentileIntervalSelect as percentileInterval } from './quantile_select.ts';
 
 /**
@@ -54,13 +54,8 @@ export function estimateAll(n: number, stats: readonly RatioStat[], settings: Bo
     keys.add(s.key);
     return { s, num: col(s.num), den: col(s.den ?? ones) };
   });
-  const m = columns.length;
-  const X = new Float64Array(n * m);
-  columns.forEach((c, q) => {
-    for (let j = 0; j < n; j++) X[j * m + q] = c[j];
-  });
   const R = settings.replicates;
-  const sums = bootstrapColumnSums({ X, n, columns: m }, R, settings.seed);
+  const sums = bootstrapSumsOfColumns(columns, n, R, settings.seed);
   const replicates = new Map<string, Float64Array>();
   const estimates = plan.map(({ s, num, den }) => {
     let a = 0;

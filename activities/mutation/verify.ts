@@ -8,6 +8,7 @@ import { selectDistractors } from '../../core/mutation/select.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
+import { noteVerifiedRun } from './reuseOracle.ts';
 
 export interface MutationJob {
   task_id: string;
@@ -34,6 +35,8 @@ export interface MutationOutcome {
 
 export interface MutateVerifyOptions extends Partial<RoundLimits> {
   seed: number;
+  /** Filled with every verification run that completed without a timeout (see reuseOracle.ts). */
+  completedRuns?: Map<string, number>;
   mutator?: MutatorOptions;
   onProgress?: (message: string) => void;
 }
@@ -45,7 +48,7 @@ export interface MutateVerifyOptions extends Partial<RoundLimits> {
  * would make a warm rebuild miss the cache (and could change its results).
  */
 export function mutantTimeoutS(canonicalWallMs: number): number {
-  return canonicalWallMs < 400 ? 2 : 5;
+  return canonicalWallMs < 250 ? 1 : canonicalWallMs < 1000 ? 3 : 5;
 }
 
 export function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
@@ -108,6 +111,7 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Orac
     }));
     const results = await oracle.runMany(reqs);
     plan.forEach(({ task, cand }, k) => {
+      if (opts.completedRuns) noteVerifiedRun(opts.completedRuns, reqs[k], results[k]);
       const p = progress.get(task)!;
       p.tried.add(cand);
       p.verified.push({ candidate: p.candidates[cand], ...classifyOutcomes(results[k].outcomes) });

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { registerBuild } from './build.ts';
 import { registerCache } from './cache.ts';
+import { registerImport } from './import.ts';
 import { registerValidate } from './validate.ts';
 import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
@@ -10,6 +12,8 @@ import { registerCompare } from './compare.ts';
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
+  registerBuild,
+  registerImport,
   registerRepo,
   registerScore, registerReport, registerCompare,
 ];

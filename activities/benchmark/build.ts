@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Task } from '../../schemas/task.ts';
+import { getProfile } from '../../core/gate/profiles.ts';
+import { PRNG_NAME } from '../../core/stats/prng.ts';
+import { buildYieldReport, type YieldReport } from '../../core/mutation/yieldReport.ts';
+import type { Oracle } from '../exec/types.ts';
+import type { GateItem, GateReport } from '../gate/gate.ts';
+import { runnerVersion } from '../exec/pool.ts';
+import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
+import { mutateAndVerify } from '../mutation/verify.ts';
+import { analyzeCode } from '../mutation/mutator.ts';
+import type { ImportedTask } from '../importers/types.ts';
+import { reuseVerifiedRuns } from '../mutation/reuseOracle.ts';
+import { toRelease } from '../importers/release.ts';
+import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
+import { writeCorpusParquet, writeQueriesParquet } from './parquetRelease.ts';
+import { loadSource, resolveSource } from './sources.ts';
+
+export interface BuildOptions {
+  source: string;
+  out: string;
+  seed: number;
+  /** Gate profile; default: `mbpp` for MBPP, `default` otherwise. */
+  profile?: string;
+  oracle: Oracle;
+  /** The five-stage gate (injected so tests and callers choose the implementation). */
+  gate: (items: readonly GateItem[], oracle: Oracle, profile: ReturnType<typeof getProfile>) => Promise<GateReport>;
+  mutator?: MutatorOptions;
+  /** Candidates verified per task per round, and the per-task cap. */
+  roundSize?: number;
+  cap?: number;
+  onProgress?: (message: string) => void;
+}
+
+export interface BuildRejection {
+  task_id?: string;
+  file?: string;
+  line?: number;
+  stage: string;
+  code: string;
+  field?: string;
+  message: string;
+}
+
+export interface BuildReport {
+  yield: YieldReport;
+  gate_stage_counts: GateReport['stage_counts'] | null;
+  rejections: BuildRejection[];
+}
+
+export interface BuildManifest {
+  format: string;
+  source: { kind: string; files: { name: string; sha256: string }[] };
+  seed: number;
+  profile: string;
+  mutation: { distractors_max: number; round_size: number; cap: number; prng: string; mutate_py_sha256: string; runner_version: string };
+  counts: {
+    input_records: number; import_rejected: number; mutation_rejected: number; gate_rejected: number;
+    queries: number; corpus: number; distractors: number;
+  };
+  distractors_per_task: Record<string, number>;
+  bug_types: Record<string, number>;
+  files: Record<string, string>;
+}
+
+function testSources(task: Task): string[] {
+  return task.tests.kind === 'asserts' ? task.tests.tests : [task.tests.program];
+}
+
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+function sourceFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f));
+}
+
+function countBy<T>(items: readonly T[], key: (t: T) => string, numeric = false): Record<string, number> {
+  const m = new Map<string, number>();
+  for (const it of items) m.set(key(it), (m.get(key(it)) ?? 0) + 1);
+  const keys = [...m.keys()].sort(numeric ? (a, b) => Number(a) - Number(b) : undefined);
+  return Object.fromEntries(keys.map((k) => [k, m.get(k)!]));
+}
+
+/**
+ * import -> mutate + verify -> gate -> release files. Writes into `out`: queries.jsonl, corpus.jsonl, their
+ * Parquet copies, report.json (yield and every rejection with its reason) and manifest.json (counts, seed,
+ * versions, hashes). Nothing in the output depends on time or machine load, so the same inputs and seed give
+ * byte-identical files.
+ */
+export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: BuildManifest; report: BuildReport; accepted: Task[] }> {
+  const say = opts.onProgress ?? (() => {});
+  const src = resolveSource(opts.source);
+  const profile = getProfile(opts.profile ?? src.profile);
+  const roundSize = opts.roundSize ?? 4;
+  const cap = opts.cap ?? 40;
+  say(`importing ${src.kind} from ${src.path}`);
+  const imported = await loadSource(src);
+  const rejections: BuildRejection[] = imported.rejections.map((r) => ({ ...r, stage: 'import' }));
+  say(`${imported.tasks.length} tasks imported, ${imported.rejections.length} rejected`);
+  // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
+  const items: ImportedTask[] = [];
+  const facts = await analyzeCode(imported.tasks.map(({ task }, i) => ({ id: String(i), code: task.canonical, tests: testSources(task) })));
+  imported.tasks.forEach((it, i) => {
+    const f = facts[i];
+    const name = it.task.tests.kind === 'check' ? 'check' : it.task.function_name;
+    const calls = f.ok && f.calls.some((names) => names.includes(name));
+    if (f.ok && !calls) {
+      rejections.push({ task_id: it.task.task_id, file: it.file, line: it.line, stage: 'precheck', code: 'TESTS_DO_NOT_CALL_FUNCTION', field: 'tests', message: `no test calls ${name}()` });
+    } else items.push(it);
+  });
+
+  const completedRuns = new Map<string, number>();
+  const outcomes = await mutateAndVerify(
+    items.map(({ task }) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests })),
+    opts.oracle,
+    { seed: opts.seed, max: profile.distractors.max, roundSize, cap, mutator: opts.mutator, onProgress: say, completedRuns },
+  );
+  const gateItems: GateItem[] = [];
+  outcomes.forEach((o, i) => {
+    const { task, file, line } = items[i];
+    if (o.rejection) rejections.push({ task_id: task.task_id, file, line, stage: 'mutation', code: o.rejection.code, field: o.rejection.field, message: o.rejection.message });
+    else gateItems.push({ task: { ...task, distractors: o.distractors }, file, line });
+  });
+
+  say(`gate (${profile.name}) over ${gateItems.length} tasks`);
+  const gate = await opts.gate(gateItems, reuseVerifiedRuns(opts.oracle, completedRuns), profile);
+  for (const r of gate.rejections) {
+    rejections.push({ task_id: r.task_id, file: r.file, line: r.line, stage: r.stage_name, code: r.code, field: r.field, message: r.message });
+  }
+  const accepted = gate.accepted;
+  const { queries, corpus } = toRelease(accepted);
+
+  const report: BuildReport = {
+    yield: buildYieldReport(outcomes.map((o) => ({ candidates: o.candidates, verified: o.verified, selected: o.selected }))),
+    gate_stage_counts: gate.stage_counts,
+    rejections,
+  };
+  // One key: parquet-wasm writes key-value metadata in hash-map order, so several keys would make the bytes
+  // differ from run to run.
+  const meta = { execretrieval: JSON.stringify({ seed: opts.seed, profile: profile.name, source: src.kind }) };
+  const out = opts.out;
+  say(`writing ${queries.length} queries and ${corpus.length} corpus items to ${out}`);
+  writeJsonlAtomic(join(out, 'queries.jsonl'), queries);
+  writeJsonlAtomic(join(out, 'corpus.jsonl'), corpus);
+  writeQueriesParquet(join(out, 'queries.parquet'), queries, meta);
+  writeCorpusParquet(join(out, 'corpus.parquet'), corpus, meta);
+  writeJsonAtomic(join(out, 'report.json'), report);
+  const files = Object.fromEntries(
+    ['queries.jsonl', 'corpus.jsonl', 'queries.parquet', 'corpus.parquet', 'report.json'].map((f) => [f, sha256(readFileSync(join(out, f)))]),
+  );
+  const manifest: BuildManifest = {
+    format: 'execretrieval-release/1',
+    source: { kind: src.kind, files: sourceFiles(src.path).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })) },
+    seed: opts.seed,
+    profile: profile.name,
+    mutation: {
+      distractors_max: profile.distractors.max, round_size: roundSize, cap, prng: PRNG_NAME,
+      mutate_py_sha256: sha256(readFileSync(MUTATE_SCRIPT)), runner_version: runnerVersion(),
+    },
+    counts: {
+      input_records: imported.tasks.length + imported.rejections.length,
+      import_rejected: imported.rejections.length + (imported.tasks.length - items.length),
+      mutation_rejected: rejections.filter((r) => r.stage === 'mutation').length,
+      gate_rejected: gateItems.length - accepted.length,
+      queries: queries.length,
+      corpus: corpus.length,
+      distractors: corpus.length - queries.length,
+    },
+    distractors_per_task: countBy(accepted, (t) => String(t.distractors.length), true),
+    bug_types: countBy(accepted.flatMap((t) => t.distractors), (d) => d.bug_type),
+    files,
+  };
+  writeJsonAtomic(join(out, 'manifest.json'), manifest);
+  return { manifest, report, accepted };
+}

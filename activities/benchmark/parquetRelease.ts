@@ -1,0 +1,46 @@
+import { Bool, Field, List, Table, Utf8, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import type { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
+import { writeParquet } from '../storage/parquet.ts';
+
+const utf8 = () => new Utf8();
+const utf8List = () => new List(new Field('item', new Utf8(), false));
+
+function column(values: unknown[], type: DataType): Vector {
+  return vectorFromArray(values, type);
+}
+
+/**
+ * Parquet copies of queries.jsonl / corpus.jsonl for DuckDB, pandas and polars. Same columns as the JSONL;
+ * lists stay lists; `metadata` (free-form) is a JSON string column.
+ */
+export function writeQueriesParquet(path: string, rows: readonly QueryRecord[], meta: Record<string, string>): void {
+  const table = new Table({
+    query_id: column(rows.map((r) => r.query_id), utf8()),
+    query: column(rows.map((r) => r.query), utf8()),
+    function_name: column(rows.map((r) => r.function_name), utf8()),
+    domain: column(rows.map((r) => r.domain), utf8()),
+    tests: column(rows.map((r) => r.tests), utf8List()),
+    test_setup_code: column(rows.map((r) => r.test_setup_code), utf8()),
+    test_program: column(rows.map((r) => r.test_program), utf8()),
+    entry_point: column(rows.map((r) => r.entry_point), utf8()),
+    correct_corpus_ids: column(rows.map((r) => r.correct_corpus_ids), utf8List()),
+    distractor_corpus_ids: column(rows.map((r) => r.distractor_corpus_ids), utf8List()),
+    source: column(rows.map((r) => r.source), utf8()),
+    metadata: column(rows.map((r) => JSON.stringify(r.metadata)), utf8()),
+  });
+  writeParquet(path, table, meta);
+}
+
+export function writeCorpusParquet(path: string, rows: readonly CorpusRecord[], meta: Record<string, string>): void {
+  const table = new Table({
+    corpus_id: column(rows.map((r) => r.corpus_id), utf8()),
+    query_id: column(rows.map((r) => r.query_id), utf8()),
+    function_name: column(rows.map((r) => r.function_name), utf8()),
+    code: column(rows.map((r) => r.code), utf8()),
+    is_canonical: column(rows.map((r) => r.is_canonical), new Bool()),
+    bug_type: column(rows.map((r) => r.bug_type), utf8()),
+    bug_description: column(rows.map((r) => r.bug_description), utf8()),
+    metadata: column(rows.map((r) => JSON.stringify(r.metadata)), utf8()),
+  });
+  writeParquet(path, table, meta);
+}

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { EmbedItem } from './embedItems.ts';
@@ -8,6 +8,11 @@ export interface BenchmarkItems {
   corpus: EmbedItem[];
   /** `file:line field: message` for each record that could not be used; the rest is embedded. */
   problems: string[];
+}
+
+/** Where a run keeps its benchmark: `<run>/` itself (a release directory) or `<run>/benchmark/` (what `build --out` writes). */
+export function benchmarkDirOf(runDir: string): string {
+  return existsSync(join(runDir, 'queries.jsonl')) ? runDir : join(runDir, 'benchmark');
 }
 
 const memo = new Map<string, { key: string; value: BenchmarkItems }>();
@@ -31,14 +36,15 @@ function readJsonl<T>(file: string, parse: (x: unknown) => { success: true; data
 }
 
 /**
- * The texts a sweep embeds, from a built benchmark (`<runDir>/queries.jsonl`, `<runDir>/corpus.jsonl`, the
- * release format): queries by `query_id` → `query`, corpus by `corpus_id` → `code`. Sorted by id, so batch
+ * The texts a sweep embeds, from a built benchmark (`queries.jsonl`, `corpus.jsonl`, the release format, in
+ * `benchmarkDirOf(runDir)`): queries by `query_id` → `query`, corpus by `corpus_id` → `code`. Sorted by id, so batch
  * ranges planned by one process mean the same items in another. Memoised per file size + mtime (workers load
  * it once per run, not once per batch).
  */
 export function loadBenchmarkItems(runDir: string): BenchmarkItems {
-  const qf = join(runDir, 'queries.jsonl');
-  const cf = join(runDir, 'corpus.jsonl');
+  const dir = benchmarkDirOf(runDir);
+  const qf = join(dir, 'queries.jsonl');
+  const cf = join(dir, 'corpus.jsonl');
   const key = [qf, cf].map((f) => { const s = statSync(f); return `${s.size}:${s.mtimeMs}`; }).join('|');
   const hit = memo.get(runDir);
   if (hit && hit.key === key) return hit.value;
@@ -48,7 +54,7 @@ export function loadBenchmarkItems(runDir: string): BenchmarkItems {
   const byId = (a: EmbedItem, b: EmbedItem) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   for (const [name, list] of [['queries.jsonl', queries], ['corpus.jsonl', corpus]] as const) {
     list.sort(byId);
-    for (let i = 1; i < list.length; i++) if (list[i].id === list[i - 1].id) problems.push(`${join(runDir, name)}: duplicate id ${list[i].id} (first kept)`);
+    for (let i = 1; i < list.length; i++) if (list[i].id === list[i - 1].id) problems.push(`${join(dir, name)}: duplicate id ${list[i].id} (first kept)`);
   }
   const value = { queries: dedupe(queries), corpus: dedupe(corpus), problems };
   memo.set(runDir, { key, value });

@@ -7,6 +7,9 @@ import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
 import { registerReport } from './report.ts';
 import { registerCompare } from './compare.ts';
+import { registerEmbed } from './embed.ts';
+import { registerSimilarity } from './similarity.ts';
+import { registerConfigs } from './configs.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -16,4 +19,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerImport,
   registerRepo,
   registerScore, registerReport, registerCompare,
+  registerEmbed, registerSimilarity, registerConfigs,
 ];

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { loadRegistry } from '../../activities/embeddings/configs.ts';
+import { availability } from '../../activities/embeddings/availability.ts';
+import { PROJECT_ROOT } from '../../workers/registry.ts';
+
+export function registerConfigs(program: Command): void {
+  program
+    .command('configs')
+    .description('List embedding configurations and whether each can run here (weights present, API key or server set)')
+    .option('--config-file <file...>', 'extra registry files merged after ours and .execretrieval/embedding-configs.json')
+    .option('--json', 'print JSON')
+    .action((opts: { configFile?: string[]; json?: boolean }) => {
+      const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
+      const penv = { env: process.env, modelRoot: join(PROJECT_ROOT, '.execretrieval', 'models') };
+      const rows = reg.entries.map((e) => {
+        const a = availability(e.config, penv);
+        return { config_id: e.config.config_id, provider: e.config.provider, model: e.config.model, dims: e.config.dimensions, paper: e.config.paper, runnable: a.ok, detail: a.detail, origin: e.origin, overrides: e.overrides };
+      });
+      for (const err of reg.errors) process.stderr.write(`config error: ${err}\n`);
+      if (opts.json) {
+        console.log(JSON.stringify({ configs: rows, errors: reg.errors }, null, 2));
+        return;
+      }
+      const w = Math.max(...rows.map((r) => r.config_id.length));
+      for (const r of rows) {
+        console.log(`${r.runnable ? 'ok ' : '-- '} ${r.config_id.padEnd(w)}  ${r.provider.padEnd(17)} ${String(r.dims ?? '').padStart(5)}  ${r.model}  (${r.detail}${r.overrides ? `; overrides ${r.overrides}` : ''})`);
+      }
+      console.log(`${rows.filter((r) => r.runnable).length} of ${rows.length} can run here`);
+    });
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { loadRegistry } from '../../activities/embeddings/configs.ts';
+import { selectConfigs } from '../../core/embeddings/registry.ts';
+import { cosineMatrix } from '../../core/embeddings/vectors.ts';
+import { DEFAULT_CACHE_PATH, EmbeddingCache } from '../../activities/embeddings/cache.ts';
+import { embedItems } from '../../activities/embeddings/embedItems.ts';
+import { createProvider } from '../../activities/embeddings/providers/index.ts';
+import { PROJECT_ROOT } from '../../workers/registry.ts';
+
+export function registerSimilarity(program: Command): void {
+  program
+    .command('similarity')
+    .description('Print the cosine matrix of the given texts under one configuration (query-side invocation unless --as document)')
+    .requiredOption('--config <id>', 'configuration id (see `execretrieval configs`)')
+    .option('--as <side>', 'query | document', 'query')
+    .option('--config-file <file...>', 'extra registry files')
+    .option('--json', 'print JSON')
+    .argument('<texts...>', 'two or more texts')
+    .action(async (texts: string[], opts: { config: string; as: string; configFile?: string[]; json?: boolean }) => {
+      if (opts.as !== 'query' && opts.as !== 'document') throw new Error(`--as must be query or document, got ${opts.as}`);
+      if (texts.length < 2) throw new Error('give at least two texts');
+      const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
+      const [config] = selectConfigs(reg.entries, [opts.config]);
+      const cache = new EmbeddingCache(join(PROJECT_ROOT, DEFAULT_CACHE_PATH));
+      const penv = { env: process.env, modelRoot: join(PROJECT_ROOT, '.execretrieval', 'models') };
+      let provider: Awaited<ReturnType<typeof createProvider>> | undefined;
+      try {
+        const { vectors } = await embedItems(config, opts.as, texts.map((text, i) => ({ id: String(i), text })), {
+          cache,
+          provider: async () => (provider = await createProvider(config, penv)),
+        });
+        const m = cosineMatrix(vectors);
+        if (opts.json) {
+          console.log(JSON.stringify({ config_id: config.config_id, side: opts.as, texts, cosine: m }, null, 2));
+          return;
+        }
+        texts.forEach((t, i) => console.log(`[${i + 1}] ${t.length > 70 ? `${t.slice(0, 67)}...` : t}`));
+        console.log(`      ${texts.map((_, j) => `[${j + 1}]`.padStart(7)).join('')}`);
+        m.forEach((row, i) => console.log(`[${i + 1}]`.padEnd(6) + row.map((x) => x.toFixed(4).padStart(7)).join('')));
+      } finally {
+        await provider?.close?.();
+        cache.close();
+      }
+    });
+}

@@ -78,8 +78,8 @@ export const ACTIVITY_CLASSES = {
   exec: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: LOCAL_RETRY },
   /** Embedding batches against providers or local models. */
   embed: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: PROVIDER_RETRY },
-  /** Small local side effects: ledger reads/writes, files. */
-  default: { startToCloseTimeout: '2 minutes', retry: LOCAL_RETRY },
+  /** Small local side effects (ledger reads/writes, files): seconds at most, so a killed worker's are retried soon. */
+  default: { startToCloseTimeout: '1 minute', retry: LOCAL_RETRY },
 } as const satisfies Record<TaskQueueKey, ActivityOptions>;
 
 /** Full options for `proxyActivities`: the class's timeouts and retry policy on the queue of the same name. */

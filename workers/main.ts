@@ -1,7 +1,8 @@
 /**
  * Shared body of the worker entry points (`workers/all.ts`, `workers/<queue>.ts`):
  * `node --import tsx workers/all.ts [--queues default,llm,exec,embed] [--prefix P] [--address A]
- * [--namespace N]`. Without --address it uses TEMPORAL_ADDRESS (a worker never starts a dev server: several
+ * [--namespace N] [--workflow-bundle FILE]`. `--workflow-bundle` takes a prebuilt bundle (from `bundleWorkflowCode`)
+ * instead of bundling at start-up, which costs seconds to tens of seconds on a loaded machine. Without --address it uses TEMPORAL_ADDRESS (a worker never starts a dev server: several
  * workers on several machines share one cluster, which is how this scales).
  * Prints `worker ready` on stderr once polling, and stops gracefully on SIGINT/SIGTERM.
  */
@@ -18,6 +19,7 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
       prefix: { type: 'string' },
       address: { type: 'string' },
       namespace: { type: 'string' },
+      'workflow-bundle': { type: 'string' },
     },
   });
   const target = resolveTemporalTarget(process.env);
@@ -28,7 +30,8 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   const queues = taskQueues(values.prefix);
   quietRuntime();
   const connection = await NativeConnection.connect({ address });
-  const running = await startWorkers({ connection, namespace, queues, keys });
+  const bundlePath = values['workflow-bundle'];
+  const running = await startWorkers({ connection, namespace, queues, keys, ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}) });
   const stop = () => void running.shutdown();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -3,7 +3,7 @@
  * The per-queue entry points (`workers/<queue>.ts`) and the all-in-one worker (`workers/all.ts`) call this, and so
  * do the tests (with unique queue names and, where a test needs it, their own activity providers).
  */
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
 import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
 
@@ -13,8 +13,8 @@ export interface StartWorkersOptions {
   queues: TaskQueues;
   /** Which queues this process serves. Workflows run on `default`, so it must be among them for workflows. */
   keys: readonly TaskQueueKey[];
-  /** Prebuilt bundle (tests bundle once per file); default: bundled now from `workflows/index.ts`. */
-  workflowBundle?: WorkflowBundle;
+  /** Prebuilt bundle, as code or a file path (tests bundle once per file); default: bundled now from `workflows/index.ts`. */
+  workflowBundle?: WorkflowBundleOption;
   providers?: readonly ActivityProvider[];
   deps?: Partial<WorkerDeps>;
   /** Passed through to every Worker (concurrency limits, shutdown grace). */

@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -87,9 +87,12 @@ export async function startTestTemporal(opts: { persistent?: boolean } = {}): Pr
       return w;
     },
     async spawnWorker(prefix, env = {}) {
+      // The child loads the bundle this file already built instead of bundling again (tens of seconds when loaded).
+      const codePath = join(tmp, 'workflow-bundle.js');
+      writeFileSync(codePath, (await t.bundle()).code);
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', join(PROJECT_ROOT, 'workers', 'all.ts'), '--prefix', prefix, '--address', server.address, '--namespace', server.namespace],
+        ['--import', 'tsx', join(PROJECT_ROOT, 'workers', 'all.ts'), '--prefix', prefix, '--address', server.address, '--namespace', server.namespace, '--workflow-bundle', codePath],
         { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] },
       );
       children.push(child);

@@ -8,11 +8,11 @@ import type { BuildBenchmarkInput } from '../../workflows/generationTypes.ts';
 export const DOMAINS10 = ['bit_manipulation', 'collections', 'data_transformation', 'date_time', 'geometry', 'math_numerical', 'sorting_searching', 'state_machines', 'string_processing', 'validation'];
 
 /** n entries e_0001.. with distinct names (the fake server builds each entry's code from its name). */
-export function writeRegistry(runDir: string, n: number): RegistryEntry[] {
+export function writeRegistry(runDir: string, n: number, namePrefix = 'window_total'): RegistryEntry[] {
   const entries = Array.from({ length: n }, (_, i) => {
     const id = `e_${String(i + 1).padStart(4, '0')}`;
     const domain = DOMAINS10[i % DOMAINS10.length];
-    return { entry_id: id, function_name: `window_total_${domain}_${i + 1}`, query: `Sum the first n items of a list, plus a fixed offset (${domain} #${i + 1}).`, domain };
+    return { entry_id: id, function_name: `${namePrefix}_${domain}_${i + 1}`, query: `Sum the first n items of a list, plus a fixed offset (${domain} #${i + 1}).`, domain };
   });
   mkdirSync(runDir, { recursive: true });
   writeFileSync(join(runDir, 'registry.jsonl'), entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
@@ -23,7 +23,7 @@ export function writeRegistry(runDir: string, n: number): RegistryEntry[] {
 export const FAST = {
   llm: { heartbeatTimeout: '4 seconds', retry: { ...PROVIDER_RETRY, initialInterval: '100 milliseconds', maximumInterval: '1 second' } },
   exec: { heartbeatTimeout: '6 seconds', retry: { ...LOCAL_RETRY, initialInterval: '100 milliseconds' } },
-  default: { retry: { ...LOCAL_RETRY, initialInterval: '100 milliseconds' } },
+  default: { startToCloseTimeout: '5 seconds', retry: { ...LOCAL_RETRY, initialInterval: '100 milliseconds' } },
 };
 
 export function benchmarkInput(runId: string, runDir: string, queues: TaskQueues, over: Partial<BuildBenchmarkInput> = {}): BuildBenchmarkInput {

@@ -353,20 +353,23 @@ def run_program(code: str, tests: list[str]) -> list[str]:
 
 
 def worker_main() -> None:
-    """`--worker`: read {programs, tests, test_timeout_s} on stdin, print one outcome list per program."""
+    """`--worker`: read {items: [{code, tests}], test_timeout_s} on stdin, print one outcome list per item."""
     global PER_TEST_TIMEOUT_S
     job = json.load(sys.stdin)
     PER_TEST_TIMEOUT_S = job['test_timeout_s']
-    res = [run_program(p, job['tests']) for p in job['programs']]
+    res = [run_program(it['code'], it['tests']) for it in job['items']]
     sys.stdout.write(json.dumps(res))
 
 
-def run_in_worker(programs: list[str], tests: list[str], timeout_s: float, hash_seed: str) -> list[list[str]]:
+def run_in_worker(items: list[tuple[str, list[str]]], timeout_s: float, hash_seed: str) -> list[list[str]]:
+    """One worker process for many (code, tests) items: it forks a child per item, so one interpreter start
+    serves the whole batch (starting Python costs far more than forking on a loaded 2-core machine)."""
     # Not -I: we want PYTHONHASHSEED honoured so a canonical whose output depends on set/dict-of-str order is
-    # caught (the oracle runs with -I, i.e. a random seed per run). -s -E-like minimal env instead.
+    # caught (the oracle runs with -I, i.e. a random seed per run). -s and a minimal environment instead.
     env = {'PYTHONHASHSEED': hash_seed, 'PATH': '/usr/bin:/bin', 'LC_ALL': 'C.UTF-8'}
-    p = subprocess.run([sys.executable, '-s', '-B', __file__, '--worker'], input=json.dumps(
-        {'programs': programs, 'tests': tests, 'test_timeout_s': PER_TEST_TIMEOUT_S}), capture_output=True, text=True, timeout=timeout_s, env=env)
+    job = {'items': [{'code': c, 'tests': t} for c, t in items], 'test_timeout_s': PER_TEST_TIMEOUT_S}
+    p = subprocess.run([sys.executable, '-s', '-B', __file__, '--worker'], input=json.dumps(job),
+                       capture_output=True, text=True, timeout=timeout_s, env=env)
     if p.returncode != 0:
         raise RuntimeError(f'worker exited {p.returncode}: {p.stderr[-2000:]}')
     return json.loads(p.stdout)
@@ -420,24 +423,31 @@ def select_four(mutants: list[Mutant]) -> list[Mutant]:
     return picked
 
 
-def execute_task(rec: dict, args: argparse.Namespace) -> tuple[list[str], dict | None]:
-    """Run the canonical (under two hash seeds) and, if asked, every mutant; return problems and a mutant report."""
+def check_canonicals(recs: list[dict], timeout_s: float) -> list[list[str]]:
+    """Problems per record from running each canonical against its tests, under two hash seeds: the second run
+    catches output that depends on str-set/dict ordering (the oracle runs with a random seed per run)."""
+    items = [(r['canonical'], r['tests']['tests']) for r in recs]
+    try:
+        runs = [run_in_worker(items, timeout_s, seed) for seed in ('0', '12345')]
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        return [[f'canonical: could not be run: {e}'] for _ in recs]
+    out = []
+    for o1, o2 in zip(*runs):
+        out.append([f'tests.tests[{i}]: canonical gives {a if a != "pass" else b}'
+                    for i, (a, b) in enumerate(zip(o1, o2)) if a != 'pass' or b != 'pass'])
+    return out
+
+
+def check_mutants(rec: dict, args: argparse.Namespace) -> tuple[list[str], dict | None]:
+    """Enumerate and run every single-edit mutant of a (passing) canonical; problems and a mutant report."""
     problems: list[str] = []
     tests = rec['tests']['tests']
-    name = rec['function_name']
-    mutants = enumerate_mutants(rec['canonical'], name) if args.mutants else []
+    mutants = enumerate_mutants(rec['canonical'], rec['function_name'])
     try:
-        res = run_in_worker([rec['canonical']] + [m.code for m in mutants], tests, args.timeout, '0')
-        # A second run of the canonical under another hash seed catches str-set/dict ordering dependence.
-        res2 = run_in_worker([rec['canonical']], tests, args.timeout, '12345')
+        res = run_in_worker([(m.code, tests) for m in mutants], args.timeout, '0') if mutants else []
     except (RuntimeError, subprocess.TimeoutExpired) as e:
-        return [f'canonical: could not be run: {e}'], None
-    for i, (o, o2) in enumerate(zip(res[0], res2[0])):
-        if o != 'pass' or o2 != 'pass':
-            problems.append(f'tests.tests[{i}]: canonical gives {o if o != "pass" else o2}')
-    if not args.mutants:
-        return problems, None
-    for m, o in zip(mutants, res[1:]):
+        return [f'mutants: could not be run: {e}'], None
+    for m, o in zip(mutants, res):
         m.outcomes = o
     killed = [m for m in mutants if any(is_bare_failure(o) for o in m.outcomes)]
     crash_only = [m for m in mutants if m not in killed and any(o != 'pass' for o in m.outcomes)]
@@ -506,13 +516,16 @@ def main(argv: list[str]) -> int:
             rep['problems'].append(f'function_name: {name!r} is an MBPP function name')
         if not rep['problems']:
             runnable.append((rep, rec))
-    # Execution is independent per task: run the workers a few at a time (they mostly wait on timeouts).
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for rep, (problems, mut) in zip([r for r, _ in runnable],
-                                        pool.map(lambda rr: execute_task(rr[1], args), runnable)):
-            rep['problems'] += problems
-            if mut is not None:
-                rep['mutants'] = mut
+    # All canonicals in one batch; then mutants per task, a few tasks at once (they mostly wait on timeouts).
+    for (rep, _), problems in zip(runnable, check_canonicals([rec for _, rec in runnable], args.timeout)):
+        rep['problems'] += problems
+    if args.mutants:
+        todo = [(rep, rec) for rep, rec in runnable if not rep['problems']]
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for (rep, _), (problems, mut) in zip(todo, pool.map(lambda rr: check_mutants(rr[1], args), todo)):
+                rep['problems'] += problems
+                if mut is not None:
+                    rep['mutants'] = mut
 
     bad = [r for r in reports if r['problems']]
     if args.json:

@@ -30,6 +30,8 @@ export interface ScoringManifest {
   missing_configs: string[];
   rejections: ScoringRejection[];
   executions: { pairs: number; cached: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
+  /** The bootstrap settings the report was first built with (summary.json records those of the latest report). */
+  bootstrap: { replicates: number; seed: number; alpha: number };
 }
 
 /**
@@ -88,6 +90,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
       return { query_id: bench.queries[q].query_id, corpus_id: corpusIds[c], passed: r.passed, outcomes: r.outcomes, cached: r.cached };
     }),
   );
+  const bootstrap = { replicates: opts.replicates ?? 5000, seed: opts.seed ?? DEFAULT_SEED, alpha: opts.alpha ?? 0.05 };
   const manifest: ScoringManifest = {
     benchmark: join(opts.runDir, 'benchmark'),
     n_queries: bench.queries.length,
@@ -97,9 +100,10 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     missing_configs: missing,
     rejections: bench.rejections,
     executions: { pairs: exec.pairs, cached: exec.cached, oracle_errors: exec.errors },
+    bootstrap,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
-  const report = writeReport(opts.runDir, { replicates: opts.replicates ?? 5000, seed: opts.seed ?? DEFAULT_SEED, alpha: opts.alpha ?? 0.05 });
+  const report = writeReport(opts.runDir, bootstrap);
   return { manifest, report };
 }
 

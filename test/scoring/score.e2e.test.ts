@@ -12,10 +12,10 @@ import { projectRoot } from '../../activities/paths.ts';
 import { writeTinyRun } from './fixtures/tinyBenchmark.ts';
 
 const venvPython = join(projectRoot(), '.venv', 'bin', 'python');
-/** Reads a Parquet file with pyarrow (an independent reader) and returns its rows as JSON. */
-function pyarrowRows(path: string): Record<string, unknown>[] {
-  const out = execFileSync(venvPython, ['-c', 'import sys, json, pyarrow.parquet as pq; print(json.dumps(pq.read_table(sys.argv[1]).to_pylist()))', path], { encoding: 'utf8' });
-  return JSON.parse(out) as Record<string, unknown>[];
+/** Reads Parquet files with pyarrow (an independent reader), one Python start for all: rows as JSON per file. */
+function pyarrowRows(...paths: string[]): Record<string, unknown>[][] {
+  const code = 'import sys, json, pyarrow.parquet as pq; print(json.dumps([pq.read_table(p).to_pylist() for p in sys.argv[1:]]))';
+  return JSON.parse(execFileSync(venvPython, ['-c', code, ...paths], { encoding: 'utf8' })) as Record<string, unknown>[][];
 }
 
 describe('score + report end to end on a hand-made benchmark with the real oracle', () => {
@@ -23,6 +23,9 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
   let runDir: string;
   let oracle: Oracle;
   let result: Awaited<ReturnType<typeof scoreRun>>;
+  let toyRankings: Record<string, unknown>[];
+  let pairwiseRows: Record<string, unknown>[];
+  let scoreRows: Record<string, unknown>[];
   const logs: string[] = [];
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'execretrieval-score-'));
@@ -30,6 +33,11 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     writeTinyRun(runDir);
     oracle = await openOracle({ cachePath: join(dir, 'exec-cache.sqlite'), concurrency: 2 });
     result = await scoreRun({ runDir, oracle, replicates: 400, seed: 11, log: (m) => logs.push(m) });
+    [toyRankings, pairwiseRows, scoreRows] = pyarrowRows(
+      join(runDir, 'rankings', 'toy.parquet'),
+      join(runDir, 'report', 'pairwise.parquet'),
+      join(runDir, 'report', 'scores.parquet'),
+    );
   });
   after(async () => {
     await oracle?.close();
@@ -52,7 +60,7 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
   });
 
   test('rankings Parquet: top list in score order with ties by corpus_id (read back with pyarrow)', () => {
-    const rows = pyarrowRows(join(runDir, 'rankings', 'toy.parquet')).filter((r) => r.query_id === 'q_0001');
+    const rows = toyRankings.filter((r) => r.query_id === 'q_0001');
     assert.deepEqual(
       rows.map((r) => r.corpus_id),
       ['q_0001_d1', 'q_0001_canonical', 'q_0001_d2', 'q_0002_canonical', 'q_0002_d1', 'q_0003_canonical', 'q_0003_d1', 'q_0004_canonical', 'q_0004_d1'],
@@ -91,12 +99,12 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(summary.estimates.toy['exec@1'].estimate, 0.5);
     assert.equal(summary.estimates['canonical-first']['exec@1'].estimate, 1);
     assert.equal(summary.estimates.toy.deception_rate.estimate, 0.75); // q1, q3, q4 deceived
-    const pw = pyarrowRows(join(rdir, 'pairwise.parquet'));
+    const pw = pairwiseRows;
     const row = pw.find((r) => r.metric === 'exec@1' && r.config_a === 'canonical-first' && r.config_b === 'toy')!;
     // exec@1 canonical-first = [1,1,1,1], toy = [0,1,1,0]: b = 2, c = 0, exact p = 2 * 0.5^2 = 0.5.
     assert.deepEqual([row.b, row.c, row.p_value], [2, 0, 0.5]);
     assert.equal(pw.length, 3 * 16); // 3 pairs × 16 compared metrics
-    const scores = pyarrowRows(join(rdir, 'scores.parquet'));
+    const scores = scoreRows;
     assert.ok(scores.some((r) => r.config_id === 'toy' && r.query_id === 'q_0003' && r.metric === 'exec@1' && r.value === 1));
     const md = readFileSync(join(rdir, 'report.md'), 'utf8');
     assert.match(md, /## Headline/);
@@ -124,9 +132,34 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.ok(existsSync(join(runDir, 'report', 'report.html')));
   });
 
-  test('CLI compare prints the pairwise row, flipped when asked in the other order', () => {
-    const bin = join(projectRoot(), 'bin', 'execretrieval.js');
-    const out = execFileSync(process.execPath, [bin, 'compare', runDir, 'toy', 'canonical-first', '--json'], { encoding: 'utf8' });
+  test('CLI report rebuilds the report with the seed it is given; compare prints the pairwise row, flipped when asked in the other order', async () => {
+    // In-process, the two real commands on a Commander program (spawning the CLI, which loads every command's
+    // dependencies, costs ~20 s a call on a loaded 2-core box).
+    const { Command } = await import('commander');
+    const { registerReport } = await import('../../cli/commands/report.ts');
+    const { registerCompare } = await import('../../cli/commands/compare.ts');
+    const buildProgram = () => {
+      const p = new Command();
+      registerReport(p);
+      registerCompare(p);
+      return p;
+    };
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const log = console.log;
+      console.log = (...a: unknown[]) => out.push(a.join(' '));
+      try {
+        await buildProgram().exitOverride().parseAsync(['node', 'execretrieval', ...args]);
+      } finally {
+        console.log = log;
+      }
+      return out.join('\n');
+    };
+    const rep = await cli('report', runDir, '--replicates', '300', '--seed', '99');
+    assert.match(rep, /3 configurations × 4 queries/);
+    const summary = JSON.parse(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'));
+    assert.deepEqual([summary.bootstrap.seed, summary.bootstrap.replicates], [99, 300]);
+    const out = await cli('compare', runDir, 'toy', 'canonical-first', '--json');
     const rows = JSON.parse(out) as { metric: string; b: number; c: number; diff: number; config_a: string }[];
     const e1 = rows.find((r) => r.metric === 'exec@1')!;
     assert.equal(e1.config_a, 'toy');

@@ -1,0 +1,113 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../activities/paths.ts';
+import { readParquet } from '../../activities/storage/parquet.ts';
+import { pythonExecutable } from '../../activities/python/interpreter.ts';
+import { FixtureRepo } from './fixtureRepo.ts';
+import { tmpDir } from './helpers.ts';
+import { SESSION_FILES } from './worked-fixtures.ts';
+import { buildProgram } from '../../cli/main.ts';
+
+/** The real CLI end to end on a fixture repository: index → eval → diagnose → gate, then a recorded replay. */
+const r = new FixtureRepo();
+const work = tmpDir('execretrieval-cli-');
+after(() => r.cleanup());
+const rev = r.commit('fixture', SESSION_FILES);
+
+/**
+ * The CLI in-process (the same commander program bin/execretrieval.js runs): a child process per command
+ * costs seconds of startup on a loaded 2-core machine. Output is captured, and the exit code is what the
+ * command left in process.exitCode (restored afterwards); one real child process checks the exit status.
+ */
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  const saved = process.exitCode;
+  process.exitCode = undefined;
+  console.log = (...a: unknown[]) => void out.push(a.join(' '));
+  console.error = (...a: unknown[]) => void err.push(a.join(' '));
+  try {
+    await buildProgram().exitOverride().parseAsync(['node', 'execretrieval', 'repo', ...args]);
+    return { code: process.exitCode ?? 0, out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    console.log = log;
+    console.error = error;
+    process.exitCode = saved;
+  }
+}
+
+function cliProcess(...args: string[]) {
+  const p = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'execretrieval.js'), 'repo', ...args], { cwd: projectRoot(), encoding: 'utf8' });
+  return { code: p.status, out: p.stdout, err: p.stderr };
+}
+
+test('repo index | eval | diagnose | gate, and recorded replay', async () => {
+  const goodCase = {
+    id: 'session-expiry',
+    query: 'How does createSession handle an expired refresh token?',
+    repositoryRevision: rev,
+    evidence: [{ id: 'service', anyOf: [{ file: 'src/auth/session-service.ts', symbol: 'createSession', roles: ['definition'] }] }],
+    forbiddenPathPrefixes: ['src/legacy/'],
+    cutoff: 5,
+    queryClass: 'behaviour_description',
+    rationale: 'current implementation; legacy is a shim',
+  };
+  const cases = join(work, 'cases.jsonl');
+  writeFileSync(cases, [JSON.stringify(goodCase), JSON.stringify({ ...goodCase, id: 'broken', cutoff: 'five' })].join('\n') + '\n');
+
+  const index = join(work, 'index');
+  const ix = await cli('index', '--repo', r.dir, '--rev', rev, '--out', index);
+  assert.equal(ix.code, 0, ix.err);
+  assert.match(ix.out, new RegExp(`revision ${rev}`));
+  const manifest = JSON.parse(readFileSync(join(index, 'manifest.json'), 'utf8'));
+  assert.equal(manifest.completed, true);
+  assert.equal(manifest.revision, rev);
+
+  const run = join(work, 'run');
+  const ev = await cli('eval', '--index', index, '--cases', cases, '--repo', r.dir, '--retrievers', 'bm25', '--variants', 'plain', '--out', run);
+  assert.equal(ev.code, 2, 'a bad gold case makes the exit code 2, after the good ones ran');
+  assert.match(ev.err, /cases\.jsonl:2 \(broken\) cutoff: /);
+  assert.match(ev.out, /^bm25\s+1\s/m);
+  for (const f of ['report.html', 'results.parquet', 'results.jsonl', 'records.jsonl', 'aggregates.json', 'summary.json', 'cases/bm25/session-expiry.json', 'evidence/bm25/session-expiry.json']) {
+    assert.ok(existsSync(join(run, f)), f);
+  }
+  const table = readParquet(join(run, 'results.parquet'));
+  assert.equal(table.numRows, 1);
+  assert.equal(table.getChild('diagnosis')!.get(0), 'forbidden_source_in_context');
+  // pyarrow (a reader users have) opens the same file
+  const py = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), ['-c', 'import sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, t.column("case_id")[0])', join(run, 'results.parquet')], { encoding: 'utf8' });
+  assert.equal(py.stdout.trim(), '1 session-expiry', py.stderr || pythonExecutable());
+  assert.match(readFileSync(join(run, 'report.html'), 'utf8'), /forbidden_source_in_context/);
+
+  const dg = await cli('diagnose', '--run', run);
+  assert.equal(dg.code, 0, dg.err);
+  assert.match(dg.out, /CASE session-expiry \[bm25\]/);
+  assert.match(dg.out, /rank=1 file=src\/legacy\/session\.ts symbol=createSession role=definition/);
+  assert.match(dg.out, /diagnosis=forbidden_source_in_context first_relevant_rank=2/);
+
+  const gateFail = cliProcess('gate', '--run', run, '--retriever', 'bm25', '--min-evidence', '1');
+  assert.equal(gateFail.code, 1);
+  assert.match(gateFail.out, /FAIL {2}forbidden sources in context: 1 case\(s\): session-expiry/);
+  assert.match(gateFail.out, /gate: FAILED \(1 check\(s\) missed\)/);
+
+  // Recorded mode: replay the stored rankings through the evaluator; same verdicts.
+  const replay = join(work, 'replay');
+  const rp = await cli('eval', '--index', index, '--cases', cases, '--repo', r.dir, '--mode', 'recorded', '--recorded', join(run, 'records.jsonl'), '--out', replay);
+  assert.equal(rp.code, 2, rp.err);
+  const a = JSON.parse(readFileSync(join(run, 'results.jsonl'), 'utf8'));
+  const b = JSON.parse(readFileSync(join(replay, 'results.jsonl'), 'utf8'));
+  assert.deepEqual({ ...b, mode: 'live' }, a);
+
+  // Excluding the legacy directory at index time makes the gate pass.
+  const index2 = join(work, 'index2');
+  assert.equal((await cli('index', '--repo', r.dir, '--rev', rev, '--out', index2, '--exclude', 'src/legacy/**')).code, 0);
+  const run2 = join(work, 'run2');
+  await cli('eval', '--index', index2, '--cases', cases, '--repo', r.dir, '--retrievers', 'bm25', '--variants', 'plain', '--out', run2);
+  const gatePass = await cli('gate', '--run', run2, '--retriever', 'bm25', '--min-evidence', '1', '--slice-min', 'query_class=behaviour_description:1:1');
+  assert.equal(gatePass.code, 0, gatePass.out + gatePass.err);
+  assert.match(gatePass.out, /gate: passed/);
+});

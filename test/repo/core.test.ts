@@ -13,6 +13,7 @@ import { rerank, DEFAULT_RERANK_WEIGHTS } from '../../core/repo/rerank.ts';
 import { queryIntent } from '../../core/repo/intent.ts';
 import { fileRole } from '../../core/repo/roles.ts';
 import { splitOf } from '../../core/repo/split.ts';
+import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
 
 const REV = 'abc1234';
 const chunk = (id: string, file: string, symbols: string[], role: 'definition' | 'test' | 'call_site' = 'definition', revision = REV) => ({
@@ -224,4 +225,21 @@ test('split: explicit wins, otherwise a stable hash of the id', () => {
   const train = ids.filter((id) => splitOf({ id }) === 'train').length;
   assert.ok(train > 60 && train < 140, `roughly half in train (got ${train})`);
   assert.equal(splitOf({ id: 'case-7' }), splitOf({ id: 'case-7' }));
+});
+
+test('tuning picks weights on the train split only and reports the held-out split', async () => {
+  assert.deepEqual(grid({ a: [0, 1], b: [2] }), [{ a: 0, b: 2 }, { a: 1, b: 2 }]);
+  const mk = (id: string, split: 'train' | 'test', passed: boolean) =>
+    ({ case_id: id, split, passed, required_evidence: passed, hit: passed, reciprocal_rank: passed ? 1 : 0, group_recall: passed ? 1 : 0, forbidden_chunk_ids: [], revision_mismatches: [] }) as unknown as CaseResult;
+  // w=1 wins on train (2/2 vs 1/2) but loses on test; the outcome must report the test split as it is.
+  const t = await tuneOnTrain([0, 1], async (w) =>
+    w === 1
+      ? [mk('a', 'train', true), mk('b', 'train', true), mk('c', 'test', false), mk('d', 'test', false)]
+      : [mk('a', 'train', true), mk('b', 'train', false), mk('c', 'test', true), mk('d', 'test', true)],
+  );
+  assert.equal(t.best, 1);
+  assert.equal(t.train.pass_rate, 1);
+  assert.equal(t.test.pass_rate, 0);
+  assert.equal(t.test.n, 2);
+  assert.deepEqual(t.tried.map((x) => x.train_pass_rate), [0.5, 1]);
 });

@@ -10,6 +10,8 @@ import { registerCompare } from './compare.ts';
 import { registerEmbed } from './embed.ts';
 import { registerSimilarity } from './similarity.ts';
 import { registerConfigs } from './configs.ts';
+import { registerGenerate } from './generate.ts';
+import { registerAudit } from './audit.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -20,4 +22,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerRepo,
   registerScore, registerReport, registerCompare,
   registerEmbed, registerSimilarity, registerConfigs,
+  registerGenerate, registerAudit,
 ];

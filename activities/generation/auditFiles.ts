@@ -1,0 +1,48 @@
+/**
+ * Writes a run's audit: runs/<run>/audit/{entries,by_model,by_outcome,by_phase,calls}.parquet and summary.json.
+ * Parquet because people open these in DuckDB, pandas or polars; `calls` is the ledger itself (without the
+ * response texts), so any other cut can be made there.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tableFromJSON } from 'apache-arrow';
+import { auditRun, type RunAudit } from '../../core/generation/audit.ts';
+import { Ledger } from '../ledger/ledger.ts';
+import { writeParquet } from '../storage/parquet.ts';
+import { writeJsonAtomic } from '../storage/atomic.ts';
+import { runPaths } from './runFiles.ts';
+
+export interface AuditFiles {
+  audit: RunAudit;
+  files: string[];
+}
+
+export function writeRunAudit(runDir: string): AuditFiles {
+  const paths = runPaths(runDir);
+  if (!existsSync(paths.ledger)) throw new Error(`${paths.ledger}: no attempt ledger (is ${runDir} a generation run?)`);
+  const ledger = new Ledger(paths.ledger);
+  let calls;
+  try {
+    calls = ledger.calls();
+  } finally {
+    ledger.close();
+  }
+  const audit = auditRun(calls);
+  const files: string[] = [];
+  const put = (name: string, rows: object[]) => {
+    if (rows.length === 0) return; // an empty table has no columns to infer; the summary still records zero
+    const file = join(paths.audit, `${name}.parquet`);
+    writeParquet(file, tableFromJSON(rows as Record<string, unknown>[]), { source: 'execretrieval audit' });
+    files.push(file);
+  };
+  put('entries', audit.entries);
+  put('by_model', audit.by_model);
+  put('by_outcome', audit.by_outcome);
+  put('by_phase', audit.by_phase);
+  put('calls', calls.map((c) => ({ ...c, reasons: JSON.stringify(c.reasons) })));
+  const summary = join(paths.audit, 'summary.json');
+  const { entries: _e, ...rest } = audit;
+  writeJsonAtomic(summary, rest);
+  files.push(summary);
+  return { audit, files };
+}

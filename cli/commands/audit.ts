@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { resolveRunDir } from '../../activities/paths.ts';
+import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
+import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
+
+/** Plain fixed-width table: numbers right-aligned. */
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? fmt(c) : c)));
+  const w = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ');
+  return [line(headers), w.map((n) => '-'.repeat(n)).join('  '), ...cells.map(line)].join('\n');
+}
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(4));
+const groupRows = (gs: GroupAudit[]) => gs.map((g) => [g.key, g.calls, g.input_tokens, g.output_tokens, g.reasoning_tokens, g.cost_usd]);
+const G = ['', 'calls', 'input_tok', 'output_tok', 'reasoning_tok', 'cost_usd'];
+
+export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
+  const parts = [
+    table(['total', ...G.slice(1)], [['all', a.totals.calls, a.totals.input_tokens, a.totals.output_tokens, a.totals.reasoning_tokens, a.totals.cost_usd]]),
+    table(['model', ...G.slice(1)], groupRows(a.by_model)),
+    table(['outcome', ...G.slice(1)], groupRows(a.by_outcome)),
+    table(['phase', ...G.slice(1)], groupRows(a.by_phase)),
+    [
+      `accepted entries: ${a.accepted_entries}`,
+      `attempts per accepted entry: ${a.attempts_per_accepted === null ? 'n/a' : a.attempts_per_accepted.toFixed(3)}`,
+      `first-attempt validation rate: ${a.first_attempt_validation_rate === null ? 'n/a' : `${(100 * a.first_attempt_validation_rate).toFixed(1)}% (${a.first_attempt_accepted} of ${a.first_attempt_judged})`}`,
+    ].join('\n'),
+  ];
+  if (opts.entries) {
+    parts.push(table(['entry', 'attempts', 'outcome', ...G.slice(1)], a.entries.map((e) => [e.entry_id, e.attempts, e.final_outcome, e.calls, e.input_tokens, e.output_tokens, e.reasoning_tokens, e.cost_usd])));
+  }
+  return parts.join('\n\n');
+}
+
+export function registerAudit(program: Command): void {
+  program
+    .command('audit')
+    .description('Tokens and cost of a generation run (per entry, by model, by outcome), attempts per accepted entry, first-attempt validation rate; writes Parquet')
+    .argument('<run>', 'run id (under runs/) or run directory')
+    .option('--entries', 'also print the per-entry table')
+    .option('--json', 'print the audit as JSON instead of tables')
+    .action((run: string, opts: { entries?: boolean; json?: boolean }) => {
+      const { audit, files } = writeRunAudit(resolveRunDir(run));
+      if (opts.json) console.log(JSON.stringify(audit, null, 2));
+      else console.log(formatAudit(audit, { entries: !!opts.entries }));
+      console.error(`\nwrote ${files.join(', ')}`);
+    });
+}

@@ -1,0 +1,211 @@
+/**
+ * `execretrieval generate registry|benchmark`: starts (or resumes) the durable workflows. Without
+ * TEMPORAL_ADDRESS it starts the local dev server (database `.execretrieval/temporal.db`, Web UI address
+ * printed) and an all-in-one worker in this process; with it, it connects there and, with --no-worker, leaves
+ * the work to the workers already serving the queues. Rerunning the same --run resumes: a workflow that is
+ * still open is attached to, and finished entries are skipped.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { openTemporal } from '../../infra/temporal/connect.ts';
+import { resolveRunDir } from '../../activities/paths.ts';
+import { loadPriceTable } from '../../activities/generation/files.ts';
+import { runPaths } from '../../activities/generation/runFiles.ts';
+import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
+import { writeFileAtomic } from '../../activities/storage/atomic.ts';
+import { hasPrice } from '../../core/generation/cost.ts';
+import { ENDPOINTS, GENERATOR_KINDS, LLM_PROVIDERS, LlmSettings, type LlmProvider } from '../../core/generation/types.ts';
+import { DOMAINS } from '../../schemas/task.ts';
+import { taskQueues, type TaskQueues } from '../../temporal.config.ts';
+import { quietRuntime, startWorkers } from '../../workers/run.ts';
+import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
+import { generateRegistry } from '../../workflows/generateRegistry.ts';
+import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
+import { formatAudit } from './audit.ts';
+
+interface CommonOpts {
+  run: string;
+  worker: boolean;
+  ui: boolean;
+  queuePrefix: string;
+  budgetUsd?: string;
+  budgetTokens?: string;
+  maxAttempts: string;
+  reasoningEffort?: string;
+  endpoint?: string;
+  model?: string;
+}
+
+const DEFAULT_ENDPOINT: Record<LlmProvider, string> = { openai: ENDPOINTS.openai[1], anthropic: 'messages', gemini: 'generateContent' };
+
+function num(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag}: "${v}" is not a non-negative number`);
+  return n;
+}
+
+function llmSettings(provider: string, o: CommonOpts): LlmSettings {
+  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`);
+  if (!o.model) throw new Error(`--model is required with provider ${provider}`);
+  const r = LlmSettings.safeParse({ provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort });
+  if (!r.success) throw new Error(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
+  return r.data;
+}
+
+const budgetOf = (o: CommonOpts) => {
+  const max_usd = num(o.budgetUsd, '--budget-usd');
+  const max_tokens = num(o.budgetTokens, '--budget-tokens');
+  return max_usd === undefined && max_tokens === undefined ? undefined : { ...(max_usd !== undefined ? { max_usd } : {}), ...(max_tokens !== undefined ? { max_tokens } : {}) };
+};
+
+/** Starts the workflow, or attaches to the open one with the same id (a resumed run), and waits for it. */
+async function runWorkflow<R>(client: Client, start: () => Promise<{ result(): Promise<R> }>, id: string): Promise<R> {
+  try {
+    return await (await start()).result();
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    console.error(`workflow ${id} is already running: attaching to it`);
+    return (await client.workflow.getHandle(id).result()) as R;
+  }
+}
+
+async function withTemporal<R>(o: CommonOpts, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
+  quietRuntime();
+  const session = await openTemporal({ ui: o.ui });
+  const queues = taskQueues(o.queuePrefix);
+  let native: NativeConnection | undefined;
+  let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  const stop = async () => {
+    await workers?.shutdown();
+    await native?.close();
+    await session.close();
+  };
+  // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
+  const onSignal = () => void stop().then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  try {
+    if (o.worker) {
+      native = await NativeConnection.connect({ address: session.address });
+      workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: ['default', 'llm', 'exec', 'embed'] });
+    }
+    return await body(session.client, queues);
+  } finally {
+    process.off('SIGINT', onSignal);
+    await stop();
+  }
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .requiredOption('--run <id>', 'run id (outputs under runs/<id>/) or a run directory')
+    .option('--model <name>', 'model id (must be in data/prices.json)')
+    .option('--endpoint <name>', 'API endpoint: openai responses|chat.completions; anthropic messages; gemini generateContent')
+    .option('--reasoning-effort <level>', 'minimal|low|medium|high (or a thinking-token budget for anthropic/gemini)')
+    .option('--max-attempts <n>', 'generation attempts per entry (regenerations get the previous reasons)', '3')
+    .option('--budget-usd <usd>', 'stop new attempts once the run has spent this much (resumable)')
+    .option('--budget-tokens <n>', 'stop new attempts once the run has used this many tokens (resumable)')
+    .option('--queue-prefix <p>', 'task queue prefix (several users of one cluster)', 'execretrieval')
+    .option('--no-worker', 'do not run a worker in this process (workers are already serving the queues)')
+    .option('--no-ui', 'start the local dev server without its Web UI');
+}
+
+export function registerGenerate(program: Command): void {
+  const gen = program.command('generate').description('Durable LLM/mechanical benchmark generation on Temporal (resumable; see `audit`)');
+
+  common(gen.command('registry'))
+    .description('Phase 1: (function_name, query, domain) triples per domain from an LLM, deduplicated, to runs/<id>/registry.jsonl')
+    .requiredOption('--provider <name>', `LLM provider: ${LLM_PROVIDERS.join(', ')}`)
+    .option('--per-domain <n>', 'triples to ask for per domain', '100')
+    .option('--domains <list>', 'comma-separated domains', DOMAINS.join(','))
+    .option('--prompt <id>', 'locked prompt set under data/prompts/', 'registry.v1')
+    .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string }) => {
+      const settings = llmSettings(o.provider, o);
+      const runDir = resolveRunDir(o.run);
+      const runId = runIdOf(runDir);
+      const result = await withTemporal(o, (client, queues) =>
+        runWorkflow(client, () => client.workflow.start(generateRegistry, {
+          taskQueue: queues.default,
+          workflowId: registryWorkflowId(runId),
+          args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o) }],
+        }), registryWorkflowId(runId)),
+      );
+      console.log(`registry: ${result.entries} entries written to ${runPaths(runDir).registry}; ${result.dropped.length} dropped as duplicates (see registry-dropped.jsonl)`);
+      for (const f of result.failed_domains) console.log(`domain ${f.domain}: no usable response (${f.error})`);
+    });
+
+  common(gen.command('benchmark'))
+    .description('Phase 2: every registry entry generated, gated (five stages) and regenerated on rejection; writes queries.jsonl/corpus.jsonl')
+    .requiredOption('--generator <kind>', `${GENERATOR_KINDS.join(', ')}`)
+    .option('--registry <file>', 'registry JSONL (default runs/<id>/registry.jsonl; copied into the run)')
+    .option('--tasks <file>', 'tasks JSONL with canonical and tests (for --generator mechanical)')
+    .option('--profile <name>', 'gate profile', 'default')
+    .option('--concurrency <n>', 'entries in flight at once', '4')
+    .option('--page-size <n>', 'entries per workflow run before continue-as-new', '200')
+    .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
+    .option('--seed <n>', 'mechanical generator seed', '0')
+    .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
+    .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
+      const runDir = resolveRunDir(o.run);
+      const runId = runIdOf(runDir);
+      let generator: GeneratorSpec;
+      let source: { kind: 'registry' | 'tasks'; path: string };
+      if (o.generator === 'mechanical') {
+        if (!o.tasks) throw new Error('--generator mechanical needs --tasks <file> (tasks with canonical and tests)');
+        generator = { kind: 'mechanical', tasksPath: resolve(o.tasks), seed: Number(o.seed) };
+        source = { kind: 'tasks', path: resolve(o.tasks) };
+      } else {
+        generator = { kind: 'llm', settings: llmSettings(o.generator, o), promptId: o.prompt };
+        source = { kind: 'registry', path: adoptRegistry(runDir, o.registry) };
+      }
+      const manifest = {
+        generator: generator.kind === 'llm' ? { ...generator.settings, prompt_id: generator.promptId } : generator,
+        profile: o.profile,
+        max_attempts: Number(o.maxAttempts),
+        budget: budgetOf(o) ?? null,
+        prices_version: loadPriceTable().version,
+        source,
+      };
+      const result = await withTemporal(o, (client, queues) =>
+        runWorkflow(client, () => client.workflow.start(buildBenchmark, {
+          taskQueue: queues.default,
+          workflowId: benchmarkWorkflowId(runId),
+          args: [{
+            runId, runDir, source, generator, maxAttempts: Number(o.maxAttempts), profile: o.profile, queues, budget: budgetOf(o),
+            concurrency: Number(o.concurrency), pageSize: Number(o.pageSize), retryRejected: !!o.retryRejected, manifest,
+          }],
+        }), benchmarkWorkflowId(runId)),
+      );
+      const t = result.tally;
+      console.log(`entries: ${t.total} (skipped as already finished: ${t.skipped}); accepted ${t.accepted}, rejected ${t.rejected}, budget-stopped ${t.budget_exhausted}, provider errors ${t.provider_error}`);
+      for (const b of t.bad_records) console.log(`bad record: ${b}`);
+      if (t.budget_stopped) console.log('budget cap reached: rerun the same command with a higher cap to resume');
+      console.log(`released ${result.finalize.released_queries} queries, ${result.finalize.corpus_items} corpus items: ${result.finalize.files.queries}, ${result.finalize.files.corpus}`);
+      if (existsSync(runPaths(runDir).ledger)) console.log('\n' + formatAudit(writeRunAudit(runDir).audit, { entries: false }));
+    });
+}
+
+/** The run id is the run directory's name (runs/<id>/). */
+function runIdOf(runDir: string): string {
+  return runDir.split('/').filter(Boolean).at(-1)!;
+}
+
+/** Puts the registry into the run (so the run is self-contained); refuses to replace a different one. */
+function adoptRegistry(runDir: string, given: string | undefined): string {
+  const target = runPaths(runDir).registry;
+  if (!given) {
+    if (!existsSync(target)) throw new Error(`${target} does not exist: run \`generate registry --run ...\` first or pass --registry <file>`);
+    return target;
+  }
+  const src = resolve(given);
+  if (src === target) return target;
+  if (existsSync(target) && readFileSync(target, 'utf8') !== readFileSync(src, 'utf8')) {
+    throw new Error(`${target} already holds a different registry: use a new --run id, or omit --registry to resume`);
+  }
+  if (!existsSync(target)) writeFileAtomic(target, readFileSync(src));
+  return target;
+}

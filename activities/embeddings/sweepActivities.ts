@@ -66,7 +66,7 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
   const modelRoot = deps.modelRoot ?? join(deps.root, '.execretrieval', 'models');
   const penv: ProviderEnv = { env: deps.env, modelRoot, baseUrls: deps.baseUrls };
   let cache: EmbeddingCache | null = null;
-  const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? join(deps.root, DEFAULT_CACHE_PATH)));
+  const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? deps.env.EXECRETRIEVAL_EMBED_CACHE ?? join(deps.root, DEFAULT_CACHE_PATH)));
   const providers = new Map<string, Promise<EmbeddingProvider>>();
   const providerFor = (config: EmbeddingConfig) => {
     const key = `${config.config_id}\u0000${invocationFingerprint(config, 'query')}`;

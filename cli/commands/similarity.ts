@@ -22,7 +22,7 @@ export function registerSimilarity(program: Command): void {
       if (texts.length < 2) throw new Error('give at least two texts');
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
       const [config] = selectConfigs(reg.entries, [opts.config]);
-      const cache = new EmbeddingCache(join(PROJECT_ROOT, DEFAULT_CACHE_PATH));
+      const cache = new EmbeddingCache(process.env.EXECRETRIEVAL_EMBED_CACHE ?? join(PROJECT_ROOT, DEFAULT_CACHE_PATH));
       const penv = { env: process.env, modelRoot: join(PROJECT_ROOT, '.execretrieval', 'models') };
       let provider: Awaited<ReturnType<typeof createProvider>> | undefined;
       try {

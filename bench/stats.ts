@@ -70,6 +70,7 @@ function synthesise(): ConfigScores[] {
           deceived,
           rank1_miss: miss as 0 | 1,
           rank1_own_distractor: (miss && u() < 0.95 ? 1 : 0) as 0 | 1,
+          tied: (u() < 0.05 ? 1 : 0) as 0 | 1,
           pref_wins: wins,
           pref_pairs: 4,
           by_bug_type: by,

@@ -57,6 +57,7 @@ export function writeScoresParquet(path: string, configs: readonly { config_id: 
       for (const m of METRICS) push(c.config_id, q.query_id, m, q.metrics[m]);
       const d = q.deception;
       push(c.config_id, q.query_id, 'deceived', d.deceived);
+      push(c.config_id, q.query_id, 'tied', d.tied);
       push(c.config_id, q.query_id, 'rank1_own_distractor', d.rank1_own_distractor);
       if (d.pref_pairs > 0) push(c.config_id, q.query_id, 'pref_accuracy', d.pref_wins / d.pref_pairs);
     }

@@ -27,6 +27,12 @@ export interface DeceptionRecord {
   has_distractor: 0 | 1;
   /** 1 when at least one own distractor outranks the canonical. */
   deceived: 0 | 1;
+  /**
+   * 1 when an own distractor has exactly the canonical's score. The id tie-break then decides, and
+   * `<query>_canonical` sorts before `<query>_d1`, so ties favour the canonical: reported so readers can see
+   * how much of a retriever's score rests on ties (BM25 ties whenever the edit changes no token).
+   */
+  tied: 0 | 1;
   /** 1 when the rank-1 snippet fails the query's tests. */
   rank1_miss: 0 | 1;
   /** 1 when the rank-1 snippet fails AND is one of the query's own distractors. */
@@ -47,11 +53,13 @@ export function deceptionForQuery(input: DeceptionInput): DeceptionRecord {
   if (input.correct.length === 0) throw new RangeError('deception: a query needs at least one correct item');
   const canonical = input.correct.reduce((best, c) => (c.rank < best.rank ? c : best));
   let deceived: 0 | 1 = 0;
+  let tied: 0 | 1 = 0;
   let wins = 0;
   const byBug: Record<string, { outranks: number; total: number }> = {};
   for (const d of input.distractors) {
     const outranks = d.rank < canonical.rank;
     if (outranks) deceived = 1;
+    if (d.score === canonical.score) tied = 1;
     wins += canonical.score > d.score ? 1 : canonical.score === d.score ? 0.5 : 0;
     const bug = d.bug_type ?? UNKNOWN_BUG_TYPE;
     const slot = (byBug[bug] ??= { outranks: 0, total: 0 });
@@ -62,6 +70,7 @@ export function deceptionForQuery(input: DeceptionInput): DeceptionRecord {
   return {
     has_distractor: input.distractors.length > 0 ? 1 : 0,
     deceived,
+    tied,
     rank1_miss: input.top1_passed ? 0 : 1,
     rank1_own_distractor: !input.top1_passed && own ? 1 : 0,
     pref_wins: wins,

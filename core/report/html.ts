@@ -1,7 +1,7 @@
 import { PRNG_NAME } from '../stats/prng.ts';
 import type { DrilldownData } from './drilldown.ts';
 import { digitsFor, escapeHtml, fmt, fmtCi, fmtP } from './format.ts';
-import { HEADLINE } from './markdown.ts';
+import { HEADLINE, TIE_NOTE } from './markdown.ts';
 import type { StatisticsResult } from './statistics.ts';
 import { barsWithCi, cellMatrix, heatColor, stackedShares } from './svg.ts';
 
@@ -90,7 +90,7 @@ export function buildHtml(input: HtmlInput): string {
 <style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}
-.t{border-collapse:collapse;font-size:12px}.t td,.t th{border:1px solid #ddd;padding:3px 6px;text-align:right}.t td:first-child,.t th:first-child{text-align:left}
+.t{border-collapse:collapse;font-size:12px}.t td,.t th{border:1px solid #ddd;padding:3px 6px;text-align:right;white-space:nowrap}.t td:first-child,.t th:first-child{text-align:left}
 .note{color:#555;max-width:900px}.scroll{overflow-x:auto}
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 .pass{color:#fff;background:#2e7d32;padding:1px 6px;border-radius:3px}.fail{color:#fff;background:#c62828;padding:1px 6px;border-radius:3px}
@@ -101,7 +101,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 <p class="note">${s.n_queries} queries × ${s.configs.length} configurations. Intervals are ${pct}% query-level bootstrap percentile intervals
 (${s.settings.replicates} replicates, seed ${s.settings.seed}, ${escapeHtml(PRNG_NAME)}). A retrieved snippet passes when it passes all of the query's
 tests as executed by the oracle. ${input.failed.length ? `Failed configurations: ${input.failed.map((f) => escapeHtml(`${f.config_id} (${f.error})`)).join('; ')}.` : ''}</p>
-<h2>Headline</h2><div class="scroll">${headline}</div>
+<h2>Headline</h2><div class="scroll">${headline}</div><p class="note">${escapeHtml(TIE_NOTE)}</p>
 <h2>exec@1 and exec@10 per configuration</h2><div class="scroll">${bars}</div>
 <h2>Where the canonical ranks</h2><p class="note">Share of queries by the rank of the canonical implementation in the full ranking.</p><div class="scroll">${ranks}</div>
 <h2>Deception by bug type</h2><p class="note">Share of each bug type's distractors that rank above their own canonical.</p><div class="scroll">${heat}</div>

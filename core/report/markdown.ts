@@ -4,9 +4,15 @@ import type { StatisticsResult } from './statistics.ts';
 import { digitsFor, fmt, fmtCi, fmtP, mdTable } from './format.ts';
 
 /** The columns of the headline table. */
-export const HEADLINE = ['exec@1', 'exec@10', 'execp@10', 'ndcg@10', 'rr_exec@10', 'canonical_rank', 'deception_rate', 'rank1_own_share', 'pref_accuracy'];
+export const HEADLINE = ['exec@1', 'exec@10', 'execp@10', 'ndcg@10', 'rr_exec@10', 'canonical_rank', 'deception_rate', 'tie_rate', 'rank1_own_share', 'pref_accuracy'];
 /** Pairwise tables printed in the Markdown (the full set is in pairwise.parquet). */
 export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
+
+/** Why tie_rate is in the headline (shared with the HTML report). */
+export const TIE_NOTE =
+  'tie_rate: share of queries whose canonical has exactly the score of one of its own distractors. Rankings break ' +
+  'ties by corpus_id, which puts `<query>_canonical` before `<query>_dN`, so on those queries the tie-break, not the ' +
+  'retriever, keeps the canonical ahead (deception_rate does not count them; pref_accuracy counts a tie as 1/2).';
 
 export interface MarkdownContext {
   run: string;
@@ -34,6 +40,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
   out.push(mdTable(['config', ...METRICS], s.configs.map((c) => [c, ...METRICS.map((m) => fmt(e[c][m].estimate, digitsFor(m)))])));
   out.push('', '## Deception by bug type', '', 'Share of that bug type\'s distractors ranked above their own canonical.', '');
   out.push(mdTable(['config', ...s.bug_types], s.configs.map((c) => [c, ...s.bug_types.map((b) => fmtCi(e[c][`bug_outrank:${b}`]))])));
+  out.push('', TIE_NOTE);
   out.push('', '## Deception by domain', '', 'Share of queries whose canonical is outranked by at least one of its own distractors.', '');
   out.push(mdTable(['config', ...s.domains], s.configs.map((c) => [c, ...s.domains.map((d) => fmtCi(e[c][`domain_deception:${d}`]))])));
   out.push('', '## Significance', '');

@@ -9,13 +9,14 @@ import type { ConfigScores } from './types.ts';
  * Statistic names (per configuration):
  *   METRICS (exec@k, execp@k, ndcg@k, rr_exec@10, canonical_rank)  mean over all queries
  *   deception_rate           share of queries (with distractors) whose canonical is outranked by one of them
+ *   tie_rate                 share of queries (with distractors) whose canonical ties one of them exactly
  *   rank1_own_share          of the rank-1 misses, the share that are the query's own distractors
  *   pref_accuracy            canonical-vs-distractor preference accuracy over all pairs (ties 1/2)
  *   bug_outrank:<bug_type>   share of that bug type's distractors that outrank their canonical
  *   domain_deception:<d>     deception_rate restricted to one domain
  */
 export const UNKNOWN_DOMAIN = 'unknown';
-export const HEADLINE_STATS = [...METRICS, 'deception_rate', 'rank1_own_share', 'pref_accuracy'] as const;
+export const HEADLINE_STATS = [...METRICS, 'deception_rate', 'tie_rate', 'rank1_own_share', 'pref_accuracy'] as const;
 /** Compared pairwise (paired bootstrap for all, McNemar for the binary ones). */
 export const PAIRWISE_METRICS: readonly string[] = [...METRICS, 'deception_rate', 'pref_accuracy'];
 
@@ -84,6 +85,7 @@ export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
     }
     const deceived = cvec((i) => qs[i].deception.deceived);
     stats.push({ key: key(c.config_id, 'deception_rate'), num: deceived, den: hasDistractor });
+    stats.push({ key: key(c.config_id, 'tie_rate'), num: cvec((i) => qs[i].deception.tied), den: hasDistractor });
     stats.push({
       key: key(c.config_id, 'rank1_own_share'),
       num: cvec((i) => qs[i].deception.rank1_own_distractor),

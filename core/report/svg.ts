@@ -101,7 +101,8 @@ export function cellMatrix(
   const cw = Math.max(46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
   const ch = 22;
   const top = 110;
-  const w = labelW + cols.length * cw + 10;
+  // Room on the right for the last rotated column label.
+  const w = labelW + cols.length * cw + 130;
   const h = top + rows.length * ch + 10;
   const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" ${FONT}>`];
   cols.forEach((c, j) => {
@@ -116,7 +117,7 @@ export function cellMatrix(
       if (!c) return;
       const x = labelW + j * cw;
       parts.push(
-        `<g data-cell="${i},${j}"><rect x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${c.fill}"><title>${escapeHtml(c.title)}</title></rect>` +
+        `<g data-cell="${i},${j}"><rect x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${c.fill}" stroke="#ccc" stroke-width="0.5"><title>${escapeHtml(c.title)}</title></rect>` +
           `<text x="${x + (cw - 2) / 2}" y="${y + ch / 2}" text-anchor="middle" dominant-baseline="middle" pointer-events="none">${escapeHtml(c.text)}</text></g>`,
       );
     });

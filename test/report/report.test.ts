@@ -54,6 +54,7 @@ test('report.md carries the headline CIs, deception tables, significance rows an
   assert.match(md, /seed 42/);
   assert.match(md, /\| a \| 0\.500 \[0\.400, 0\.600\]/);
   assert.match(md, /## Deception by bug type[\s\S]*off_by_one/);
+  assert.match(md, /\| config \| exec@1 \| exec@10 \| execp@10 \| ndcg@10 \| rr_exec@10 \| canonical_rank \| deception_rate \| tie_rate \|/);
   assert.match(md, /## Deception by domain[\s\S]*math/);
   assert.match(md, /\| a \| b \| 0\.500 \| 0\.250 \| 0\.250 \[0\.000, 0\.500\] \| 3 \| 1 \| 0\.6250 \| 0\.6250 \|/);
   assert.match(md, /### ndcg@10\n\n\| A \| B \| value A \| value B \| A − B \[CI\] \|\n/);

@@ -15,6 +15,7 @@ test('deception record: hand-worked query with four distractors', () => {
     top1_passed: false,
   });
   assert.equal(rec.deceived, 1);
+  assert.equal(rec.tied, 1); // d3 has the canonical's score
   assert.equal(rec.rank1_miss, 1);
   assert.equal(rec.rank1_own_distractor, 1);
   assert.equal(rec.pref_pairs, 4);
@@ -32,7 +33,7 @@ test('rank-1 miss by a snippet of another query is not an own-distractor miss; a
     distractors: [{ corpus_id: 'q_d1', score: 0.6, rank: 3, bug_type: 'off_by_one' }],
   };
   const other = deceptionForQuery({ ...base, top1_corpus_id: 'z_canonical', top1_passed: false });
-  assert.deepEqual([other.deceived, other.rank1_miss, other.rank1_own_distractor, other.pref_wins], [0, 1, 0, 1]);
+  assert.deepEqual([other.deceived, other.tied, other.rank1_miss, other.rank1_own_distractor, other.pref_wins], [0, 0, 1, 0, 1]);
   // A snippet of another query that passes the tests counts as passing (execution, not labels).
   const pass = deceptionForQuery({ ...base, top1_corpus_id: 'z_canonical', top1_passed: true });
   assert.deepEqual([pass.rank1_miss, pass.rank1_own_distractor], [0, 0]);

@@ -24,6 +24,7 @@ function q(id: string, domain: string, firstPass: number, deceivedBy: string[]):
       deceived: deceivedBy.length ? 1 : 0,
       rank1_miss: firstPass === 1 ? 0 : 1,
       rank1_own_distractor: firstPass !== 1 && deceivedBy.length ? 1 : 0,
+      tied: id === 'q2' ? 1 : 0,
       pref_wins: 2 - deceivedBy.length,
       pref_pairs: 2,
       by_bug_type: by,
@@ -49,6 +50,7 @@ test('estimates are the hand-computed means and ratios', () => {
   assert.equal(e.A['exec@3'].estimate, 4 / 5);
   assert.equal(e.A.deception_rate.estimate, 2 / 5);
   assert.equal(e.B.deception_rate.estimate, 3 / 5);
+  assert.equal(e.A.tie_rate.estimate, 1 / 5);
   // A's rank-1 misses: q3 (deceived) and q5 (deceived) -> 2/2; B's: q1,q2,q4 deceived, q5 not -> 3/4.
   assert.equal(e.A.rank1_own_share.estimate, 1);
   assert.equal(e.B.rank1_own_share.estimate, 3 / 4);

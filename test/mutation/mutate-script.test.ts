@@ -104,3 +104,28 @@ test('analyze lists top-level definitions and the names each test calls', async 
   assert.deepEqual(r.ok && r.defined, ['Node', 'f']);
   assert.deepEqual(r.ok && r.calls, [['set', 'f'], ['f']]);
 });
+
+test('decorators and annotations are left alone; a lone guard in a block becomes `pass`; elif guards go whole', async () => {
+  const code = [
+    'from functools import lru_cache',
+    '@lru_cache(maxsize=128)',
+    'def walk(xs: list[int], k: int = 3) -> int:',
+    '    for x in xs:',
+    '        if x < 0:',
+    '            continue',
+    '    if k == 0:',
+    '        return 0',
+    '    elif k == 1:',
+    '        return 1',
+    '    return k',
+    '',
+  ].join('\n');
+  const cs = await mutants(code, 'walk');
+  assert.ok(!cs.some((c) => c.line === 2), 'nothing in the decorator line');
+  assert.ok(!cs.some((c) => c.line === 3 && c.original !== '3'), 'only the default value on the def line');
+  assert.ok(find(cs, 'int_constant', '3', '4'));
+  const lone = find(cs, 'remove_guard', '        if x < 0:\n            continue\n', '        pass\n');
+  assert.ok(lone, 'the only statement of the loop body is replaced by pass at its indentation');
+  assert.ok(find(cs, 'remove_guard', '    elif k == 1:\n        return 1\n', ''), 'an elif guard is deleted with its body');
+  for (const c of cs) assert.equal(Buffer.from(c.code).subarray(0, c.start).toString(), Buffer.from(code).subarray(0, c.start).toString());
+});

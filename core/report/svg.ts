@@ -100,7 +100,7 @@ export function cellMatrix(
   const labelW = 190;
   const cw = Math.max(46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
   const ch = 22;
-  const top = 110;
+  const top = 150; // room for labels up to ~28 characters at -45°
   // Room on the right for the last rotated column label.
   const w = labelW + cols.length * cw + 130;
   const h = top + rows.length * ch + 10;

@@ -63,7 +63,6 @@ MIRROR_METHODS = {
     'bisect_left': 'bisect_right', 'bisect_right': 'bisect_left', 'isdigit': 'isalpha', 'isalpha': 'isdigit',
 }
 EARLY_EXIT = (ast.Return, ast.Raise, ast.Continue, ast.Break)
-ATOMIC = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 # An operator token in the gap between two operands; the gap may also hold parentheses, whitespace,
 # comments and line continuations, which the scanner skips.

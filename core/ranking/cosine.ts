@@ -58,7 +58,31 @@ export function cosineRows(
       for (let q = q0; q < q1; q++) {
         const qo = q * d;
         const bo = (q - q0) * nc;
-        for (let c = c0; c < c1; c++) {
+        let c = c0;
+        // Four corpus rows per pass: each query value is loaded once for four independent sums (register
+        // blocking; about twice as fast as one dot product at a time in V8).
+        for (; c + 3 < c1; c += 4) {
+          const o0 = c * d;
+          const o1 = o0 + d;
+          const o2 = o1 + d;
+          const o3 = o2 + d;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          for (let k = 0; k < d; k++) {
+            const x = Q[qo + k];
+            s0 += x * C[o0 + k];
+            s1 += x * C[o1 + k];
+            s2 += x * C[o2 + k];
+            s3 += x * C[o3 + k];
+          }
+          block[bo + c] = s0;
+          block[bo + c + 1] = s1;
+          block[bo + c + 2] = s2;
+          block[bo + c + 3] = s3;
+        }
+        for (; c < c1; c++) {
           const co = c * d;
           let s = 0;
           for (let k = 0; k < d; k++) s += Q[qo + k] * C[co + k];

@@ -47,7 +47,8 @@ export interface TestTemporal {
 }
 
 export async function startTestTemporal(opts: { persistent?: boolean } = {}): Promise<TestTemporal> {
-  quietRuntime();
+  // Expected failures (scripted 429s, gate rejections) would otherwise print a WARN with a stack each.
+  quietRuntime(process.env.TEMPORAL_LOG_LEVEL ?? 'ERROR');
   const tmp = mkdtempSync(join(tmpdir(), 'execretrieval-temporal-'));
   const dbFile = opts.persistent ? join(tmp, 'temporal.db') : null;
   let server = await startDevServer({ dbFile });

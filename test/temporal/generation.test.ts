@@ -122,3 +122,51 @@ test('20 entries: regenerations with feedback, provider retries, one rejection; 
   assert.equal(again.tally.skipped, 20);
   assert.equal(again.finalize.released_queries, 19);
 });
+
+test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx is not retried', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const runId = `budget-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 6, 'budget');
+  fake.script(entries[5].function_name, ['400']);
+  const cap = 0.012; // about two and a half of the fake's calls at gpt-5.4 prices
+  const first = await t.client.workflow.execute(buildBenchmark, {
+    taskQueue: queues.default,
+    workflowId: `${runId}/benchmark`,
+    args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: cap } })],
+  });
+  assert.equal(first.tally.budget_stopped, true);
+  assert.ok(first.tally.accepted >= 1 && first.tally.budget_exhausted === 1, JSON.stringify(first.tally));
+  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
+  try {
+    const calls = ledger.calls(runId);
+    const spent = calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0);
+    // Sequential entries: calls were made while spend < cap, and the first call that found spend >= cap was refused.
+    assert.ok(spent >= cap && spent - calls.at(-1)!.cost_usd! < cap, `spent ${spent}`);
+    assert.equal(calls.length, first.tally.accepted);
+    assert.equal(first.finalize.released_queries, first.tally.accepted); // what was accepted is written anyway
+    const acceptedFirst = first.tally.accepted;
+    const seenBefore = fake.log.length;
+
+    const second = await t.client.workflow.execute(buildBenchmark, {
+      taskQueue: queues.default,
+      workflowId: `${runId}/benchmark`,
+      args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: 10 } })],
+    });
+    assert.equal(second.tally.skipped, acceptedFirst);
+    assert.equal(second.tally.accepted, 5);
+    assert.equal(second.tally.provider_error, 1);
+    assert.equal(second.finalize.released_queries, 5);
+    // Only the unfinished entries reached the provider, once each (the 400 was not retried).
+    assert.equal(fake.log.length - seenBefore, 6 - acceptedFirst);
+    const bad = ledger.calls(runId).filter((c) => c.entry_id === entries[5].entry_id);
+    assert.deepEqual(bad.map((c) => [c.status, c.http_status]), [['error', 400]]);
+    const hist = JSON.parse(readFileSync(join(runDir, 'entries', `${entries[5].entry_id}.json`), 'utf8')) as EntryResult;
+    assert.equal(hist.status, 'provider_error');
+    assert.match(hist.attempts.at(-1)!.reasons[0], /HTTP 400, not retried/);
+    assert.deepEqual(ledger.duplicateAcceptances(runId), []);
+  } finally {
+    ledger.close();
+  }
+});

@@ -8,6 +8,7 @@ export const EMBEDDING_PROVIDERS = [
   'openai', // OpenAI embeddings API through the `openai` SDK
   'gemini', // Gemini API through `@google/genai` (task types)
   'mistral', // Mistral API through `@mistralai/mistralai`
+  'cohere', // Cohere v2 embed API through `cohere-ai` (input types)
   'openai-compatible', // any server speaking OpenAI's /v1/embeddings (text-embeddings-inference, vLLM, Ollama)
   'local-onnx', // in-process transformer through @huggingface/transformers + onnxruntime-node
   'local-static', // in-process static (model2vec-style) token-embedding model
@@ -20,7 +21,7 @@ export const EmbeddingSide = z
   .object({
     /** The exact text sent, with `{text}` standing for the input (prefixes and instructions live here). */
     template: z.string().default('{text}'),
-    /** Provider-native task type (Gemini `taskType`), or null. */
+    /** Provider-native task type (Gemini `taskType`, Cohere `input_type`), or null. */
     task_type: z.string().nullable().default(null),
   })
   .strict();

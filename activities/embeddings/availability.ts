@@ -9,7 +9,7 @@ export interface Availability {
   detail: string;
 }
 
-const DEFAULT_KEY_ENV: Partial<Record<EmbeddingConfig['provider'], string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY' };
+const DEFAULT_KEY_ENV: Partial<Record<EmbeddingConfig['provider'], string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY', cohere: 'COHERE_API_KEY' };
 const LOCAL_FILES: Partial<Record<EmbeddingConfig['provider'], string[]>> = {
   'local-onnx': ['config.json', 'tokenizer.json', 'tokenizer_config.json'],
   'local-static': ['config.json', 'tokenizer.json', 'model.safetensors'],
@@ -25,7 +25,8 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
       return { ok: true, detail: 'lexical, built in' };
     case 'openai':
     case 'gemini':
-    case 'mistral': {
+    case 'mistral':
+    case 'cohere': {
       const keyEnv = config.api_key_env ?? DEFAULT_KEY_ENV[config.provider]!;
       const has = !!penv.env[keyEnv] || (keyEnv === 'GEMINI_API_KEY' && !!penv.env.GOOGLE_API_KEY);
       return has ? { ok: true, detail: `${keyEnv} set` } : { ok: false, detail: `no API key: set ${keyEnv}` };

@@ -44,14 +44,15 @@ export function parseRetryAfter(headers: HeaderSource | undefined, now = Date.no
 
 /**
  * Reads an SDK error without knowing which SDK threw it: `status` (openai, @google/genai), `statusCode`
- * (@mistralai/mistralai); headers on `headers` (openai, mistral) or attached by our Gemini fetch wrapper.
+ * (@mistralai/mistralai, cohere-ai); headers on `headers` (openai, mistral), `rawResponse.headers` (cohere-ai) or
+ * attached by our Gemini fetch wrapper.
  * Gemini also puts the delay in the body (google.rpc.RetryInfo `retryDelay: "12s"`), read from the message.
  */
 export function retryInfo(err: unknown): RetryInfo {
   if (err instanceof ProviderResponseError || err instanceof ProviderUnavailableError) return { retryable: false, status: null, retryAfterMs: null };
-  const e = (err ?? {}) as { status?: unknown; statusCode?: unknown; headers?: HeaderSource; message?: unknown; name?: unknown };
+  const e = (err ?? {}) as { status?: unknown; statusCode?: unknown; headers?: HeaderSource; rawResponse?: { headers?: HeaderSource }; message?: unknown; name?: unknown };
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : null;
-  let retryAfterMs = parseRetryAfter(e.headers);
+  let retryAfterMs = parseRetryAfter(e.headers ?? e.rawResponse?.headers);
   if (retryAfterMs == null && typeof e.message === 'string') {
     const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(e.message);
     if (m) retryAfterMs = Number(m[1]) * 1000;

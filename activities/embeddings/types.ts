@@ -23,7 +23,7 @@ export interface ProviderEnv {
   /** Root of local model folders (default `.execretrieval/models`). */
   modelRoot: string;
   /** Base URL override per hosted provider (tests point the real SDKs at the fake server with this). */
-  baseUrls?: Partial<Record<'openai' | 'gemini' | 'mistral', string>>;
+  baseUrls?: Partial<Record<'openai' | 'gemini' | 'mistral' | 'cohere', string>>;
 }
 
 export type ProviderFactory = (config: EmbeddingConfig, penv: ProviderEnv) => Promise<EmbeddingProvider>;

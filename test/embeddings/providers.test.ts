@@ -17,7 +17,7 @@ let penv: ProviderEnv;
 let cache: EmbeddingCache;
 before(async () => {
   server = await startFakeEmbeddingServer({ defaultDims: 6 });
-  penv = { env: { OPENAI_API_KEY: 'sk-test', GEMINI_API_KEY: 'g-test', MISTRAL_API_KEY: 'm-test' }, modelRoot: '/nonexistent', baseUrls: server.baseUrls };
+  penv = { env: { OPENAI_API_KEY: 'sk-test', GEMINI_API_KEY: 'g-test', MISTRAL_API_KEY: 'm-test', COHERE_API_KEY: 'c-test' }, modelRoot: '/nonexistent', baseUrls: server.baseUrls };
   cache = new EmbeddingCache(join(mkdtempSync(join(tmpdir(), 'embcache-')), 'cache.sqlite'));
 });
 after(async () => {
@@ -100,8 +100,22 @@ test('Mistral: inputs and output_dimension through the real SDK; OpenAI-compatib
   await assert.rejects(createProvider(e5, penv), (e: unknown) => e instanceof ProviderUnavailableError && /set TEI_URL/.test(e.message));
 });
 
+test('Cohere: input_type per side, float embeddings, output dimension, billed tokens through the real SDK', async () => {
+  const c = cfg({ config_id: 'co', provider: 'cohere', model: 'embed-v4.0', output_dimensionality: 6, query: { task_type: 'search_query' }, document: { task_type: 'search_document' }, batch_size: 2 });
+  const start = server.requests.length;
+  const q = await embedItems(c, 'query', [{ id: 'q', text: 'merge two sorted lists' }], { cache, provider: () => createProvider(c, penv) });
+  const d = await embedItems(c, 'document', items(3, 'co'), { cache, provider: () => createProvider(c, penv) });
+  const reqs = server.requests.slice(start);
+  assert.equal(reqs[0].path, '/cohere/v2/embed');
+  assert.equal(reqs[0].headers.authorization, 'Bearer c-test');
+  assert.deepEqual(reqs[0].body, { model: 'embed-v4.0', texts: ['merge two sorted lists'], input_type: 'search_query', embedding_types: ['float'], output_dimension: 6 });
+  assert.deepEqual(reqs.slice(1).map((r) => [(r.body as any).input_type, (r.body as any).texts.length]), [['search_document', 2], ['search_document', 1]]);
+  assert.deepEqual(Array.from(q.vectors[0]), Array.from(l2Normalize(fakeVector('embed-v4.0', 'merge two sorted lists', 6))));
+  assert.equal(d.stats.tokens_reported, items(3, 'co').reduce((a, it) => a + fakeTokens(it.text), 0));
+});
+
 test('429 with Retry-After is waited out exactly; 500 backs off; both then succeed', async () => {
-  for (const [api, provider, model] of [['openai', 'openai', 'text-embedding-3-small'], ['mistral', 'mistral', 'mistral-embed'], ['gemini', 'gemini', 'gemini-embedding-001']] as const) {
+  for (const [api, provider, model] of [['openai', 'openai', 'text-embedding-3-small'], ['mistral', 'mistral', 'mistral-embed'], ['gemini', 'gemini', 'gemini-embedding-001'], ['cohere', 'cohere', 'embed-v4.0']] as const) {
     const c = cfg({ config_id: `rl-${api}`, provider, model });
     server.script(api, { status: 429, retryAfter: '3' }, { status: 500 });
     const { slept, policy } = recordingRetry();
@@ -126,7 +140,7 @@ test('persistent 500s give up after maxAttempts; a short batch is a clear, unret
   await assert.rejects(embedItems(c, 'document', items(1, 'dead'), { cache, provider: () => createProvider(c, penv), retry: { ...policy, maxAttempts: 3 } }), (e: any) => e.status === 500);
   assert.equal(slept.length, 2);
 
-  for (const [api, provider, model] of [['openai', 'openai', 'm'], ['mistral', 'mistral', 'm'], ['gemini', 'gemini', 'm']] as const) {
+  for (const [api, provider, model] of [['openai', 'openai', 'm'], ['mistral', 'mistral', 'm'], ['gemini', 'gemini', 'm'], ['cohere', 'cohere', 'm']] as const) {
     const s = cfg({ config_id: `short-${api}`, provider, model });
     server.script(api, { status: 'short' });
     const start = server.requests.length;
@@ -137,7 +151,7 @@ test('persistent 500s give up after maxAttempts; a short batch is a clear, unret
     assert.equal(server.requests.length, start + 1, `${api}: a short batch is not retried`);
     assert.equal(cache.count(`short-${api}`), 0, 'nothing from a bad batch is cached');
   }
-  for (const provider of ['openai', 'gemini', 'mistral'] as const) {
+  for (const provider of ['openai', 'gemini', 'mistral', 'cohere'] as const) {
     const nokey = cfg({ config_id: `nokey-${provider}`, provider, model: 'm' });
     await assert.rejects(createProvider(nokey, { ...penv, env: {} }), (e: unknown) => e instanceof ProviderUnavailableError && /no API key: set [A-Z_]+/.test(e.message));
   }

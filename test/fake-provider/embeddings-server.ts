@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local HTTP server speaking the embedding APIs of OpenAI (`/openai/v1/embeddings`, also what
  * OpenAI-compatible servers speak), Gemini (`/gemini/v1beta/models/{model}:batchEmbedContents` and
- * `:embedContent`) and Mistral (`/mistral/v1/embeddings`), so tests drive the real SDKs over real HTTP.
+ * `:embedContent`), Mistral (`/mistral/v1/embeddings`) and Cohere (`/cohere/v2/embed`), so tests drive the real SDKs over real HTTP.
  *
  * Vectors are a deterministic function of (model, text, dimensions): the first components come from the
  * sha256 of the text, so equal texts give equal vectors and tests can recompute any expected vector with
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
  * "short" batch that silently drops the last vector. Every request is recorded (auth headers included, so
  * tests can check the key went out; the server never logs them).
  */
-export type Api = 'openai' | 'gemini' | 'mistral';
+export type Api = 'openai' | 'gemini' | 'mistral' | 'cohere';
 export type Fault = { status: 429; retryAfter?: string; retryDelayBody?: string } | { status: 500 } | { status: 'short' };
 
 export interface RecordedRequest {
@@ -48,7 +48,7 @@ export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).le
 
 export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number } = {}): Promise<FakeEmbeddingServer> {
   const requests: RecordedRequest[] = [];
-  const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [] };
+  const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [], cohere: [] };
   const modelFaults = new Map<string, Fault[]>();
   const dimsOf = (model: string, asked?: number) => asked ?? opts.dims?.[model] ?? opts.defaultDims ?? 8;
 
@@ -81,7 +81,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     } catch {
       return send(res, 400, { error: { message: 'body is not JSON' } });
     }
-    const api: Api | null = path.startsWith('/openai/') ? 'openai' : path.startsWith('/gemini/') ? 'gemini' : path.startsWith('/mistral/') ? 'mistral' : null;
+    const api: Api | null = (['openai', 'gemini', 'mistral', 'cohere'] as const).find((a) => path.startsWith(`/${a}/`)) ?? null;
     if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
     requests.push({ api, path, headers: req.headers, body });
     const model = api === 'gemini' ? (/models\/([^:]+):/.exec(path)?.[1] ?? '') : String(body.model ?? '');
@@ -112,6 +112,18 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
         usage: { prompt_tokens: tokens, total_tokens: tokens, completion_tokens: 0 },
       });
     }
+    if (api === 'cohere' && path === '/cohere/v2/embed') {
+      const input: string[] = body.texts ?? [];
+      const dims = dimsOf(body.model, body.output_dimension ?? undefined);
+      const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
+      return send(res, 200, {
+        id: 'emb-1',
+        response_type: 'embeddings_by_type',
+        texts: input,
+        embeddings: { float: trim(input.map((t) => Array.from(fakeVector(body.model, t, dims)))) },
+        meta: { api_version: { version: '2' }, billed_units: { input_tokens: tokens } },
+      });
+    }
     const g = /^\/gemini\/v1beta\/models\/([^:]+):(batchEmbedContents|embedContent)$/.exec(path);
     if (api === 'gemini' && g) {
       const model = g[1];
@@ -134,7 +146,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral` },
+    baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral`, cohere: `${url}/cohere` },
     requests,
     script: (api, ...fs) => faults[api].push(...fs),
     scriptModel: (model, ...fs) => modelFaults.set(model, [...(modelFaults.get(model) ?? []), ...fs]),

@@ -11,6 +11,7 @@ export const PROVIDERS: Record<Exclude<EmbeddingProviderName, 'bm25'>, ProviderF
   'openai-compatible': async (c, e) => (await import('./openai.ts')).createOpenAiProvider(c, e),
   gemini: async (c, e) => (await import('./gemini.ts')).createGeminiProvider(c, e),
   mistral: async (c, e) => (await import('./mistral.ts')).createMistralProvider(c, e),
+  cohere: async (c, e) => (await import('./cohere.ts')).createCohereProvider(c, e),
   'local-onnx': async (c, e) => (await import('./localOnnx.ts')).createLocalOnnxProvider(c, e),
   'local-static': async (c, e) => (await import('./localStatic.ts')).createLocalStaticProvider(c, e),
 };

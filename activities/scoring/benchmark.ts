@@ -97,6 +97,8 @@ export function loadBenchmark(dir: string): LoadedBenchmark {
     seen.add(value.query_id);
     queries.push(value);
   }
+  // Corpus first, then queries, each in line order: the order a person fixes them in.
+  rejections.sort((x, y) => (x.file === y.file ? (x.line ?? 0) - (y.line ?? 0) : x.file === cFile ? -1 : 1));
   if (queries.length === 0) throw new Error(`benchmark: no usable queries in ${qFile} (${rejections.length} rejected)`);
   return { dir, queries, corpus, corpusIndex, rejections };
 }

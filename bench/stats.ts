@@ -9,7 +9,7 @@
  * It is O(stats × R × n) draws, ~10^10 here, so it is timed on the first R_BASE replicates and scaled by
  * R / R_BASE (both are linear in R; the scaled figure is labelled as such).
  *
- *   node --import tsx bench/stats.ts [--configs 24] [--queries 1000] [--replicates 5000] [--base-replicates 200]
+ *   node --import tsx bench/stats.ts [--configs 24] [--queries 1000] [--replicates 5000] [--base-replicates 10]
  */
 import { BUG_TYPES, DOMAINS } from '../schemas/task.ts';
 import { Xoshiro128 } from '../core/stats/prng.ts';
@@ -29,7 +29,7 @@ const arg = (name: string, dflt: number) => {
 const C = arg('configs', 24);
 const N = arg('queries', 1000);
 const R = arg('replicates', 5000);
-const R_BASE = Math.min(R, arg('base-replicates', 200));
+const R_BASE = Math.min(R, arg('base-replicates', 10));
 const SEED = 20240601;
 
 /** Synthetic but realistic scores: per-config skill, exec@k monotone in k, 4 distractors with bug types. */

@@ -105,6 +105,35 @@ test('check_tasks.py: every curated canonical passes all of its tests', () => {
   assert.equal(r.status, 0, r.stderr);
 });
 
+test('expected values agree with independent references (stdlib, textbook identities) where one exists', () => {
+  const script = join(root, 'test', 'data', 'reference_check.py');
+  type Ref = { checked: Record<string, number>; mismatches: string[] };
+  const run = (d: string) => JSON.parse(execFileSync(basePython(), [script, d], { encoding: 'utf8', timeout: 60_000 })) as Ref;
+  const ref = run(dir);
+  assert.deepEqual(ref.mismatches, []);
+  // Every test of every task with a reference was checked (29 tasks have one: see reference_check.py).
+  const byName = new Map(loadCurated().map(({ task }) => [task.function_name, task]));
+  assert.equal(Object.keys(ref.checked).length, 29);
+  for (const [name, n] of Object.entries(ref.checked)) {
+    const task = byName.get(name)!;
+    assert.equal(n, task.tests.kind === 'asserts' ? task.tests.tests.length : -1, name);
+  }
+  // The reference check can fail: a copy with one expected value off by one is caught.
+  const tmp = mkdtempSync(join(tmpdir(), 'curated-ref-'));
+  try {
+    const lines = readFileSync(join(dir, 'date_time.jsonl'), 'utf8').trim().split('\n');
+    const first = JSON.parse(lines[0]) as { tests: { tests: string[] } };
+    assert.equal(first.tests.tests[0], 'assert days_in_month(2024, 2) == 29');
+    first.tests.tests[0] = 'assert days_in_month(2024, 2) == 28';
+    writeFileSync(join(tmp, 'date_time.jsonl'), [JSON.stringify(first), ...lines.slice(1)].join('\n') + '\n');
+    const bad = run(tmp);
+    assert.equal(bad.mismatches.length, 1);
+    assert.match(bad.mismatches[0], /days_in_month\(2024, 2\) == 28 but reference gives 29/);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
 test('check_tasks.py rejects broken tasks and names the record and field', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'curated-check-'));
   try {

@@ -140,7 +140,7 @@ TASKS = [
     ),
     dict(
         name='compare_dicts',
-        query='Compare two dictionaries and report the sorted keys that were added, removed and changed '
+        query='Compare two dictionaries and return three sorted key lists: added, removed and changed '
               '(present in both with different values).',
         code='''
             def compare_dicts(old, new):
@@ -176,8 +176,8 @@ TASKS = [
     ),
     dict(
         name='parse_query_string',
-        query='Parse a URL query string like "a=1&b=2&a=3" into a dictionary of lists of values, keeping '
-              'blank values for keys without "=" and skipping empty pieces.',
+        query='Parse a URL query string like "?a=1&b=2&a=3" (leading "?" optional) into a dictionary of lists of '
+              'values, keeping blank values for keys without "=" and skipping empty pieces.',
         code='''
             def parse_query_string(query):
                 if query.startswith('?'):

@@ -55,7 +55,7 @@ TASKS = [
     dict(
         name='duration_to_seconds',
         query='Convert a compact duration string such as "1h30m15s" into a number of seconds; '
-              'return -1 for malformed input.',
+              'an empty string is 0 seconds and malformed input gives -1.',
         code='''
             def duration_to_seconds(text):
                 units = {'h': 3600, 'm': 60, 's': 1}

@@ -61,8 +61,8 @@ TASKS = [
     ),
     dict(
         name='door_final_state',
-        query='Run a door state machine (closed, opened, locked, broken) over a list of events such as open, close, '
-              'lock, unlock and kick; return the final state and the number of rejected events.',
+        query='Run a door state machine (closed, opened, locked, broken; it starts closed) over a list of events '
+              'such as open, close, lock, unlock and kick; return the final state and the number of rejected events.',
         code='''
             def door_final_state(events):
                 transitions = {
@@ -202,8 +202,8 @@ TASKS = [
     ),
     dict(
         name='debounce_signal',
-        query='Debounce a sequence of 0/1 samples: the output only switches to a new level after it has been seen '
-              'for a given number of consecutive samples.',
+        query='Debounce a sequence of 0/1 samples: the output starts at the first sample and only switches to a new '
+              'level after it has been seen for a given number of consecutive samples.',
         code='''
             def debounce_signal(samples, stable_count):
                 if not samples:

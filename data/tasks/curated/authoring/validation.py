@@ -25,7 +25,8 @@ TASKS = [
     ),
     dict(
         name='passes_luhn',
-        query='Check a credit card number string (spaces allowed) with the Luhn checksum algorithm.',
+        query='Check a credit card number string (spaces allowed, at least two digits) with the Luhn checksum '
+              'algorithm.',
         code='''
             def passes_luhn(number):
                 digits = [c for c in number if c != ' ']

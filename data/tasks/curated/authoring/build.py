@@ -2,7 +2,8 @@
 """Build data/tasks/curated/<domain>.jsonl from the authoring files next to this script.
 
 Why this exists: expected values in the shipped asserts must come from running the canonical, never from
-typing them by hand. Each authoring file `<domain>.py` defines TASKS, a list of dicts with `name`, `query`,
+typing them by hand. Each authoring file `<domain>_tasks.py` (suffixed so that no file here shadows a stdlib
+module such as `collections`) defines TASKS, a list of dicts with `name`, `query`,
 `code` (the canonical) and `calls` (call expressions). This script runs each canonical with its calls in a
 subprocess (trusted, hand-written code), takes repr() of each result (checked to round-trip through eval), and
 writes `assert <call> == <repr>` tests. Output is deterministic and written atomically (temp + rename).
@@ -50,7 +51,7 @@ def expected(code: str, calls: list[str]) -> list[str]:
 
 
 def load(domain: str) -> list[dict]:
-    spec = importlib.util.spec_from_file_location(f'curated_{domain}', HERE / f'{domain}.py')
+    spec = importlib.util.spec_from_file_location(f'curated_{domain}', HERE / f'{domain}_tasks.py')
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.TASKS
@@ -72,7 +73,7 @@ def build(domain: str) -> int:
             'canonical': code,
             'tests': {'kind': 'asserts', 'tests': [f'assert {c} == {r}' for c, r in zip(t['calls'], exp)]},
             'distractors': [],
-            'source': {'dataset': 'curated', 'ref': f'data/tasks/curated/authoring/{domain}.py'},
+            'source': {'dataset': 'curated', 'ref': f'data/tasks/curated/authoring/{domain}_tasks.py'},
         })
     text = ''.join(json.dumps(r, ensure_ascii=False) + '\n' for r in records)
     fd, tmp = tempfile.mkstemp(dir=OUT, prefix=f'.{domain}.', suffix='.tmp')
@@ -83,6 +84,6 @@ def build(domain: str) -> int:
 
 
 if __name__ == '__main__':
-    doms = sys.argv[1:] or sorted(p.stem for p in HERE.glob('*.py') if p.stem != 'build')
+    doms = sys.argv[1:] or sorted(p.name[:-len('_tasks.py')] for p in HERE.glob('*_tasks.py'))
     for d in doms:
         print(f'{d}: {build(d)} tasks')

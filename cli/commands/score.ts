@@ -14,7 +14,11 @@ export function registerScore(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
     .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
-    .addHelpText('after', '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.')
+    .addHelpText(
+      'after',
+      '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +
+        '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported).',
+    )
     .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number }) => {
       const runDir = resolveRunDir(run);
       const oracle = await openOracle({ timeoutS: opts.timeout });

@@ -42,6 +42,8 @@ function mbppCorpus(): string[] {
 const corpusFile = arg('corpus');
 let texts = corpusFile ? readFileSync(corpusFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).code as string) : mbppCorpus();
 if (arg('limit')) texts = texts.slice(0, Number(arg('limit')));
+// Length-sorted, as embedItems batches them (padding to the longest text of a batch is the main cost).
+texts = [...texts].sort((a, b) => a.length - b.length);
 const B = config.batch_size;
 const batches = Array.from({ length: Math.ceil(texts.length / B) }, (_, i) => texts.slice(i * B, (i + 1) * B));
 console.log(`corpus: ${texts.length} snippets (${corpusFile ?? 'MBPP canonicals + 4 variants each'}), batch ${B}, max ${config.max_input_tokens} tokens`);

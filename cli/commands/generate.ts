@@ -75,7 +75,8 @@ async function runWorkflow<R>(client: Client, start: () => Promise<{ result(): P
 }
 
 async function withTemporal<R>(o: CommonOpts, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
-  quietRuntime();
+  // ERROR, not WARN: the SDK warns that the llm/exec/embed workers register no workflows, which is by design.
+  quietRuntime(process.env.TEMPORAL_LOG_LEVEL ?? 'ERROR');
   const session = await openTemporal({ ui: o.ui });
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;

@@ -6,7 +6,7 @@
  * describing the namespace, and a server that exits early fails at once with the tail of its output.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +68,10 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const ui = opts.ui ?? false;
   const uiPort = ui ? (opts.uiPort ?? (await freePort())) : undefined;
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? DEV_SERVER.dbFile);
-  if (dbFile) mkdirSync(dirname(dbFile), { recursive: true });
+  if (dbFile) {
+    mkdirSync(dirname(dbFile), { recursive: true });
+    refuseIfInUse(dbFile);
+  }
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', opts.logLevel ?? DEV_SERVER.logLevel];
   if (ui) args.push('--ui-port', String(uiPort), '--ui-disable-news-fetch');
@@ -96,7 +99,11 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   });
 
   const address = `127.0.0.1:${port}`;
-  const stop = makeStop(child, exitPromise, () => exited !== null);
+  const stopProcess = makeStop(child, exitPromise, () => exited !== null);
+  const stop = async (graceMs?: number) => {
+    await stopProcess(graceMs);
+    if (dbFile) rmSync(ownerFile(dbFile), { force: true });
+  };
   try {
     await waitReady(address, namespace, opts.readyTimeoutMs ?? DEV_SERVER.readyTimeoutMs, () => exited, () => tail);
   } catch (err) {
@@ -104,9 +111,31 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     throw err;
   }
   const uiAddress = ui ? `http://127.0.0.1:${uiPort}` : null;
+  if (dbFile) writeFileSync(ownerFile(dbFile), JSON.stringify({ pid: child.pid, address, owner_pid: process.pid }) + '\n');
   opts.log?.(`temporal dev server ready at ${address} (namespace ${namespace}${dbFile ? `, db ${dbFile}` : ''})`);
   if (uiAddress) opts.log?.(`Temporal Web UI: ${uiAddress}/namespaces/${namespace}/workflows`);
   return { address, namespace, uiAddress, dbFile, pid: child.pid!, stop };
+}
+
+/** Next to the database: which server process owns it (two servers on one SQLite file would corrupt it). */
+const ownerFile = (dbFile: string) => `${dbFile}.server.json`;
+
+function refuseIfInUse(dbFile: string): void {
+  let owner: { pid: number; address: string } | null = null;
+  try {
+    owner = JSON.parse(readFileSync(ownerFile(dbFile), 'utf8'));
+  } catch {
+    return; // no owner file: free
+  }
+  try {
+    process.kill(owner!.pid, 0); // signal 0: only asks whether the process exists
+  } catch {
+    return; // stale file from a server that died without cleaning up
+  }
+  throw new Error(
+    `${dbFile} is in use by a temporal dev server at ${owner!.address} (pid ${owner!.pid}) started by another process: ` +
+      `wait for it to finish, or set TEMPORAL_ADDRESS=${owner!.address} to run against it while it is up`,
+  );
 }
 
 function makeStop(child: ChildProcess, exitPromise: Promise<void>, hasExited: () => boolean) {

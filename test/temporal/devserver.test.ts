@@ -1,7 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { pingWorkflow } from '../../workflows/ping.ts';
+import { startDevServer } from '../../infra/temporal/devServer.ts';
 
 let t: TestTemporal;
 before(async () => {
@@ -38,4 +41,15 @@ test('a worker serving only some queues leaves the others unanswered (queues are
     workflowExecutionTimeout: '3 seconds',
   });
   await assert.rejects(handle.result(), /timed out|TIMEOUT/i);
+});
+
+test('a second dev server on the same database file is refused with the address of the first', async () => {
+  const db = join(t.tmp, 'shared.db');
+  const first = await startDevServer({ dbFile: db });
+  try {
+    await assert.rejects(startDevServer({ dbFile: db }), new RegExp(`in use by a temporal dev server at ${first.address.replace('.', '\\.')}`));
+  } finally {
+    await first.stop();
+  }
+  assert.equal(existsSync(`${db}.server.json`), false);
 });

@@ -115,7 +115,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   const outcomes = await mutateAndVerify(
     items.map(({ task }) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests })),
     opts.oracle,
-    { seed: opts.seed, max: profile.distractors.max, roundSize, cap, mutator: opts.mutator, onProgress: say, completedRuns },
+    { seed: opts.seed, max: profile.distractors.max, distinctSubsets: profile.distinctFailureSubsets, roundSize, cap, mutator: opts.mutator, onProgress: say, completedRuns },
   );
   const gateItems: GateItem[] = [];
   outcomes.forEach((o, i) => {

@@ -125,14 +125,14 @@ export async function runGate(
     for (const i of idx) {
       const mine = items[i].task.distractors.map(() => results[k++]);
       distractorResults.set(i, mine);
-      out.set(i, distractorStage(mine.map((r) => r.outcomes)));
+      out.set(i, distractorStage(mine.map((r) => r.outcomes), profile.distinctFailureSubsets));
     }
     return out;
   });
 
   // 5. corpus integrity (over what survived, so a rejected duplicate does not block its twin)
   await stage('corpus_integrity', (idx) => {
-    const dup = batchIntegrity(idx.map((i) => items[i].task));
+    const dup = batchIntegrity(idx.map((i) => items[i].task), profile.uniqueFunctionNames);
     return new Map(idx.map((i, k) => [i, dup.get(k) ?? []]));
   });
 
@@ -151,15 +151,15 @@ export async function runGate(
 
   // Sweep 2: cross-canonical. Any accepted corpus item that defines another accepted query's function name
   // is run against that query's tests.
-  const byName = new Map(alive.map((i) => [items[i].task.function_name, i]));
+  const byName = new Map<string, number[]>();
+  for (const i of alive) byName.set(items[i].task.function_name, [...(byName.get(items[i].task.function_name) ?? []), i]);
   const candidates: { from: number; which: string; code: string; to: number }[] = [];
   for (const i of alive) {
     const t = items[i].task;
     const codes = [['canonical', t.canonical, `${i}:c`], ...t.distractors.map((d, j) => [`distractors[${j}]`, d.code, `${i}:d${j}`])] as const;
     for (const [which, code, key] of codes) {
       for (const fn of codeFacts.get(key)?.top_level_functions ?? []) {
-        const to = byName.get(fn);
-        if (to !== undefined && to !== i) candidates.push({ from: i, which, code, to });
+        for (const to of byName.get(fn) ?? []) if (to !== i) candidates.push({ from: i, which, code, to });
       }
     }
   }

@@ -70,7 +70,7 @@ export function toDistractor(v: VerifiedCandidate, canonical: string): Distracto
  * Results depend only on inputs, seed and execution outcomes, never on timing.
  */
 export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Oracle, opts: MutateVerifyOptions): Promise<MutationOutcome[]> {
-  const limits: RoundLimits = { max: opts.max ?? 4, roundSize: opts.roundSize ?? 4, cap: opts.cap ?? 40 };
+  const limits: RoundLimits = { max: opts.max ?? 4, roundSize: opts.roundSize ?? 4, cap: opts.cap ?? 40, distinctSubsets: opts.distinctSubsets ?? true };
   const say = opts.onProgress ?? (() => {});
   const outcomes: MutationOutcome[] = jobs.map((j) => ({ task_id: j.task_id, candidates: [], verified: [], selected: [], distractors: [] }));
   const reject = (i: number, code: MutationRejection['code'], field: string, message: string) => {
@@ -122,7 +122,7 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Orac
     if (!isDone(p, limits) && p.tried.size < p.candidates.length) throw new Error(`internal: task ${jobs[i].task_id} left unfinished`);
     const o = outcomes[i];
     o.verified = p.verified;
-    o.selected = selectDistractors(kept(p), limits.max);
+    o.selected = selectDistractors(kept(p), limits.max, limits.distinctSubsets);
     o.distractors = o.selected.map((v) => toDistractor(v, jobs[i].canonical));
     if (o.selected.length === 0) {
       const counts = { equivalent: 0, crash_only: 0 };

@@ -5,14 +5,23 @@ export interface GateProfile {
   tests: { min: number; max: number };
   /** Only the paper's six single-edit bug types are accepted. */
   restrictBugTypes: boolean;
+  /** Stage 4: the distractors must not all fail the identical subset of tests. */
+  distinctFailureSubsets: boolean;
+  /** Stage 5: function names unique across the batch (the paper's registry rule). */
+  uniqueFunctionNames: boolean;
 }
 
 export const PROFILES = {
-  default: { name: 'default', distractors: { min: 4, max: 4 }, tests: { min: 7, max: 10 }, restrictBugTypes: true },
-  /** MBPP ships 3 asserts per task; mechanical mutation may find fewer than 4 verified mutants. */
-  mbpp: { name: 'mbpp', distractors: { min: 1, max: 4 }, tests: { min: 3, max: 3 }, restrictBugTypes: true },
+  default: { name: 'default', distractors: { min: 4, max: 4 }, tests: { min: 7, max: 10 }, restrictBugTypes: true, distinctFailureSubsets: true, uniqueFunctionNames: true },
+  /**
+   * MBPP ships 3 asserts per task, so most single-edit mutants fail all three and "not all fail the identical
+   * subset" would leave most tasks one distractor; and 55 MBPP tasks reuse another task's function name. Both
+   * rules are relaxed here. Scoring is unaffected: every retrieved snippet is executed against the query's
+   * tests, and the cross-canonical sweep still reports any snippet that passes another query's tests.
+   */
+  mbpp: { name: 'mbpp', distractors: { min: 1, max: 4 }, tests: { min: 3, max: 3 }, restrictBugTypes: true, distinctFailureSubsets: false, uniqueFunctionNames: false },
   /** Tasks before distractors exist (curated sources, registries): the gate's canonical stages only. */
-  canonical: { name: 'canonical', distractors: { min: 0, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true },
+  canonical: { name: 'canonical', distractors: { min: 0, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, uniqueFunctionNames: true },
 } as const satisfies Record<string, GateProfile>;
 
 export type ProfileName = keyof typeof PROFILES;

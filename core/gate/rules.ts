@@ -108,7 +108,7 @@ export function failingSubset(outcomes: readonly string[]): number[] {
  * wrong output (a bare assertion failure, not only crashes); and the distractors do not all fail the
  * identical subset of tests.
  */
-export function distractorStage(distractorOutcomes: readonly (readonly string[])[]): GateIssue[] {
+export function distractorStage(distractorOutcomes: readonly (readonly string[])[], distinctSubsets = true): GateIssue[] {
   const out: GateIssue[] = [];
   distractorOutcomes.forEach((outcomes, i) => {
     const field = `distractors[${i}].code`;
@@ -120,7 +120,7 @@ export function distractorStage(distractorOutcomes: readonly (readonly string[])
       out.push(issue('distractor_execution', 'DISTRACTOR_CRASH_ONLY', `distractor only crashes or times out (${[...new Set(outcomes.filter((o) => o !== 'pass'))].join(', ')}); it must produce wrong output`, field));
     }
   });
-  if (distractorOutcomes.length >= 2) {
+  if (distinctSubsets && distractorOutcomes.length >= 2) {
     const subsets = distractorOutcomes.map((o) => failingSubset(o).join(','));
     if (subsets.every((s) => s === subsets[0])) {
       out.push(issue('distractor_execution', 'IDENTICAL_FAILURE_SUBSETS', `all ${distractorOutcomes.length} distractors fail the identical test subset [${subsets[0]}]`, 'distractors'));
@@ -130,7 +130,7 @@ export function distractorStage(distractorOutcomes: readonly (readonly string[])
 }
 
 /** Stage 5 over a batch of tasks: ids and function names unique (the first occurrence keeps its place). */
-export function batchIntegrity(tasks: readonly Pick<Task, 'task_id' | 'function_name'>[]): Map<number, GateIssue[]> {
+export function batchIntegrity(tasks: readonly Pick<Task, 'task_id' | 'function_name'>[], uniqueNames = true): Map<number, GateIssue[]> {
   const out = new Map<number, GateIssue[]>();
   const ids = new Map<string, number>();
   const names = new Map<string, number>();
@@ -140,7 +140,7 @@ export function batchIntegrity(tasks: readonly Pick<Task, 'task_id' | 'function_
     if (prevId !== undefined) issues.push(issue('corpus_integrity', 'DUPLICATE_TASK_ID', `task_id "${t.task_id}" already used by record ${prevId + 1}`, 'task_id'));
     else ids.set(t.task_id, i);
     const prevName = names.get(t.function_name);
-    if (prevName !== undefined) issues.push(issue('corpus_integrity', 'DUPLICATE_FUNCTION_NAME', `function_name "${t.function_name}" already used by record ${prevName + 1}`, 'function_name'));
+    if (prevName !== undefined && uniqueNames) issues.push(issue('corpus_integrity', 'DUPLICATE_FUNCTION_NAME', `function_name "${t.function_name}" already used by record ${prevName + 1}`, 'function_name'));
     else names.set(t.function_name, i);
     if (issues.length) out.set(i, issues);
   });

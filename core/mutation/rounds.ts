@@ -18,6 +18,8 @@ export interface RoundLimits {
   roundSize: number;
   /** Stop after this many verified candidates per task, found or not (bounds the cost of hopeless tasks). */
   cap: number;
+  /** The gate's rule that the chosen distractors must not all fail the identical subset (profile setting). */
+  distinctSubsets?: boolean;
 }
 
 export const kept = (p: TaskProgress) => p.verified.filter((v) => v.verdict === 'kept');
@@ -28,7 +30,7 @@ export const kept = (p: TaskProgress) => p.verified.filter((v) => v.verdict === 
  */
 export function isDone(p: TaskProgress, limits: RoundLimits): boolean {
   if (p.tried.size >= Math.min(limits.cap, p.candidates.length)) return true;
-  const sel = selectDistractors(kept(p), limits.max);
+  const sel = selectDistractors(kept(p), limits.max, limits.distinctSubsets);
   if (sel.length < limits.max) return false;
   return distinctBugTypes(sel) >= Math.min(limits.max, availableTypes(p).size);
 }
@@ -61,7 +63,7 @@ export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
   }
   // Fewer than `max` selectable, or the types still wanted are all represented among the kept but the
   // selection had to give one up (identical failing subsets): go on in priority order.
-  if (picked.length === 0 || selectDistractors(kept(p), limits.max).length < limits.max) {
+  if (picked.length === 0 || selectDistractors(kept(p), limits.max, limits.distinctSubsets).length < limits.max) {
     for (const i of p.order) {
       if (picked.length >= budget) break;
       if (!p.tried.has(i) && !picked.includes(i)) picked.push(i);

@@ -6,11 +6,12 @@ const subsetKey = (v: VerifiedCandidate) => v.failing_tests.join(',');
  * Picks up to `max` distractors from the kept mutants (given in verification order):
  * 1. one per distinct bug type, in order of first appearance;
  * 2. remaining slots: mutants whose failing-test subset is not yet among the chosen, then any;
- * 3. two or more chosen must not all fail the identical subset (the gate rejects that): when they do, swap the
- *    last chosen for a kept mutant with another subset, or if none exists keep just one.
+ * 3. when `distinctSubsets` (the gate profile's rule), two or more chosen must not all fail the identical
+ *    subset: when they do, swap the last chosen for a kept mutant with another subset, or if none exists keep
+ *    just one.
  * Deterministic: depends only on the order given.
  */
-export function selectDistractors(kept: readonly VerifiedCandidate[], max: number): VerifiedCandidate[] {
+export function selectDistractors(kept: readonly VerifiedCandidate[], max: number, distinctSubsets = true): VerifiedCandidate[] {
   const chosen: VerifiedCandidate[] = [];
   const taken = new Set<VerifiedCandidate>();
   const take = (v: VerifiedCandidate) => {
@@ -34,7 +35,7 @@ export function selectDistractors(kept: readonly VerifiedCandidate[], max: numbe
     if (chosen.length >= max) break;
     if (!taken.has(v)) take(v);
   }
-  if (chosen.length >= 2 && subsets().size === 1) {
+  if (distinctSubsets && chosen.length >= 2 && subsets().size === 1) {
     const other = kept.find((v) => !taken.has(v) && subsetKey(v) !== subsetKey(chosen[0]));
     if (other) chosen[chosen.length - 1] = other;
     else chosen.splice(1);

@@ -8,7 +8,7 @@ import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { getProfile } from '../../core/gate/profiles.ts';
-import { distractorStage, schemaStage } from '../../core/gate/rules.ts';
+import { batchIntegrity, distractorStage, schemaStage } from '../../core/gate/rules.ts';
 import { releaseIntegrity } from '../../core/gate/integrity.ts';
 import type { Task } from '../../schemas/task.ts';
 
@@ -45,6 +45,16 @@ describe('gate rules (pure)', () => {
     assert.deepEqual(distractorStage([['ERROR: TypeError', 'TIMEOUT'], ['FAIL', 'pass']]).map((i) => i.code), ['DISTRACTOR_CRASH_ONLY']);
     assert.deepEqual(distractorStage([['ERROR: SyntaxError', 'ERROR: SyntaxError'], ['pass', 'FAIL']]).map((i) => i.code), ['DISTRACTOR_SYNTAX_ERROR']);
     assert.deepEqual(distractorStage([['FAIL: x', 'pass'], ['FAIL', 'pass']]).map((i) => i.code), ['IDENTICAL_FAILURE_SUBSETS']);
+    // The mbpp profile (3 tests per task) lets identical subsets through; the other rules still hold.
+    assert.equal(getProfile('mbpp').distinctFailureSubsets, false);
+    assert.deepEqual(distractorStage([['FAIL: x', 'pass'], ['FAIL', 'pass']], false), []);
+    assert.deepEqual(distractorStage([['pass', 'pass'], ['FAIL', 'pass']], false).map((i) => i.code), ['DISTRACTOR_PASSES']);
+  });
+
+  test('batch integrity: duplicate ids always, duplicate function names unless the profile allows them', () => {
+    const tasks = [{ task_id: 'a', function_name: 'f' }, { task_id: 'b', function_name: 'f' }, { task_id: 'a', function_name: 'g' }];
+    assert.deepEqual([...batchIntegrity(tasks)].map(([i, is]) => [i, is.map((x) => x.code)]), [[1, ['DUPLICATE_FUNCTION_NAME']], [2, ['DUPLICATE_TASK_ID']]]);
+    assert.deepEqual([...batchIntegrity(tasks, false)].map(([i, is]) => [i, is.map((x) => x.code)]), [[2, ['DUPLICATE_TASK_ID']]]);
   });
 
   test('release integrity: missing, duplicate and unreferenced ids', () => {

@@ -48,6 +48,8 @@ test('selection: distinct bug types first, then distinct failing subsets, never 
   // Nothing with another subset exists: keep one (two or more identical ones fail the gate).
   const sel3 = selectDistractors(t.map((c2) => kept(c2, [0])), 4);
   assert.equal(sel3.length, 1);
+  // A profile without the rule (mbpp: 3 tests) keeps all four.
+  assert.deepEqual(selectDistractors(t.map((c2) => kept(c2, [0])), 4, false).map((v) => v.candidate), t);
   assert.equal(selectDistractors([], 4).length, 0);
 });
 

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
+import { z } from 'zod';
+import { GoldCase } from '../../schemas/gold.ts';
+import { CaseResult, IndexManifest, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { defaultPolicy, DEFAULT_EXCLUDES } from '../../core/repo/pathPolicy.ts';
 import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rerank.ts';
 import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
@@ -39,6 +41,16 @@ const VARIANTS: Record<string, Pick<PipelineConfig, 'contextFilter' | 'rerank' |
 
 /** Reranker weights tried by --tune (train split), then reported on the held-out split. */
 const TUNE_GRID: RerankWeights[] = grid({ symbol: [0, 0.3, 0.6], path: [0, 0.2], role: [0, 0.4, 0.8], trap: [0.3] });
+
+function parseRerankWeights(spec: string): RerankWeights {
+  const w = { ...DEFAULT_RERANK_WEIGHTS };
+  for (const part of spec.split(',')) {
+    const [k, v] = part.split('=');
+    if (!(k in w) || !Number.isFinite(Number(v))) throw new Error(`--rerank-weights: ${JSON.stringify(part)} is not one of ${Object.keys(w).join(', ')}=<number>`);
+    w[k as keyof RerankWeights] = Number(v);
+  }
+  return w;
+}
 
 function readResults(dir: string): CaseResult[] {
   const path = join(dir, 'results.jsonl');
@@ -108,10 +120,11 @@ export function registerRepo(program: Command): void {
     .option('--mode <mode>', 'live | recorded', 'live')
     .option('--recorded <file>', 'records.jsonl to replay (recorded mode)')
     .option('--embedder <config_id>', 'query embedder (default: the index manifest\'s)')
+    .option('--rerank-weights <list>', 'reranker weights, e.g. symbol=0.3,path=0.2,role=0.4,trap=0.3 (default those)')
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
     .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(async (o: { index: string; cases: string; repo: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(async (o: { index: string; cases: string; repo: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <records.jsonl> (a previous run\'s records.jsonl)');
       const index = loadIndex(resolve(o.index));
@@ -135,7 +148,8 @@ export function registerRepo(program: Command): void {
       });
       const fusionWeights = o.fusionWeights.split(',').map(Number);
       const base = { ...DEFAULT_PIPELINE, candidateDepth: Number(o.candidateDepth), fusionWeights };
-      let configs: PipelineConfig[] = kinds.flatMap((retriever) => variants.map((v) => ({ ...base, retriever, ...v })));
+      const weights = o.rerankWeights ? parseRerankWeights(o.rerankWeights) : DEFAULT_RERANK_WEIGHTS;
+      let configs: PipelineConfig[] = kinds.flatMap((retriever) => variants.map((v) => ({ ...base, retriever, ...v, rerank: v.rerank ? weights : null })));
       const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors };
 
       if (o.tune && o.mode === 'live') {
@@ -167,6 +181,17 @@ export function registerRepo(program: Command): void {
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       if (gold.errors.length) process.exitCode = 2;
+    });
+
+  repo
+    .command('schema')
+    .description('print the JSON Schema of a record: gold (a gold case), manifest (index manifest), result (case result)')
+    .argument('<record>', 'gold | manifest | result')
+    .action((record: string) => {
+      const schemas = { gold: GoldCase, manifest: IndexManifest, result: CaseResult } as const;
+      const s = schemas[record as keyof typeof schemas];
+      if (!s) throw new Error(`unknown record ${JSON.stringify(record)} (gold, manifest, result)`);
+      console.log(JSON.stringify(z.toJSONSchema(s, { io: 'input' }), null, 2));
     });
 
   repo

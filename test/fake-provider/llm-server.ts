@@ -40,6 +40,8 @@ export interface FakeLlmServer {
   script(subject: string, kinds: ScriptKind[]): void;
   /** Delay before every answer (lets a test kill a worker while calls are in flight). */
   delayMs: number;
+  /** Requests received and not yet answered. */
+  readonly inflight: number;
   close(): Promise<void>;
 }
 
@@ -148,7 +150,7 @@ const ERROR_BODIES = {
 export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const scripts = new Map<string, ScriptKind[]>();
   const log: LoggedRequest[] = [];
-  const state = { delayMs: 0 };
+  const state = { delayMs: 0, inflight: 0 };
 
   const server = createServer(async (req, res) => {
     try {
@@ -178,7 +180,9 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       const subject = subjectOf(prompt);
       const queue = subject ? scripts.get(subject) : undefined;
       const kind: ScriptKind = queue?.shift() ?? 'good';
+      state.inflight += 1;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      state.inflight -= 1;
       if (kind === '429' || kind === '500' || kind === '400') {
         const status = Number(kind);
         log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt });
@@ -231,6 +235,9 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
     },
     log,
     script: (subject, kinds) => scripts.set(subject, [...(scripts.get(subject) ?? []), ...kinds]),
+    get inflight() {
+      return state.inflight;
+    },
     get delayMs() {
       return state.delayMs;
     },

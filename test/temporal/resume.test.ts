@@ -70,7 +70,8 @@ test('SIGKILL of the worker process mid-run: a new worker finishes the run, noth
     workflowId: `${runId}/benchmark`,
     args: [benchmarkInput(runId, runDir, queues, { concurrency: 3, pageSize: 50 })],
   });
-  await until(() => finished(runDir) >= 2, 120_000, 'two finished entries');
+  // Kill while the provider holds a request of this worker: that call must come back as `lost`.
+  await until(() => finished(runDir) >= 2 && fake.inflight > 0, 120_000, 'two finished entries and a call in flight');
   first.kill('SIGKILL');
   const doneAtKill = finished(runDir);
   assert.ok(doneAtKill < 8, 'killed mid-run');
@@ -81,7 +82,8 @@ test('SIGKILL of the worker process mid-run: a new worker finishes the run, noth
   fake.delayMs = 0;
   assert.equal(result.tally.accepted, 8);
   assert.equal(result.finalize.released_queries, 8);
-  checkLedger(runDir, runId, entries);
+  const { lost } = checkLedger(runDir, runId, entries);
+  assert.ok(lost >= 1, 'the call in flight at the kill is in the ledger as lost');
 });
 
 test('dev server stopped and restarted from its database file mid-run: the run completes', async () => {

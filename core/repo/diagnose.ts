@@ -10,7 +10,8 @@ import { fileMatches, sameRevision, targetMatches } from './evidence.ts';
  *   index identity   → invalid_index (manifest incomplete) | stale_revision (other commit)
  *   gold label       → stale_gold_label (target file or symbol absent at the pinned revision)
  *   path policy      → excluded_by_path_policy
- *   chunking         → not_chunked (included, but no chunk covers the target text)
+ *   chunking         → not_chunked (included, but no chunk covers the target text, or the chunk labelled
+ *                      with the target's symbol holds other bytes: a wrong span)
  *   chunk metadata   → metadata_wrong (a chunk holds the text but its role/symbol fields reject it)
  *   candidate set    → not_a_candidate (a matching chunk is indexed but was not retrieved)
  *   ranking          → ranked_below_cutoff (a candidate, already below the cutoff before reranking)
@@ -110,6 +111,13 @@ function diagnoseTarget(target: EvidenceTarget, input: DiagnoseInput): { diagnos
       diagnosis: 'metadata_wrong',
       detail: `chunk ${h.chunk_id} (lines ${h.start_line}-${h.end_line}) holds the text of ${want} but is labelled role=${h.role} symbols=[${h.symbols.join(', ')}]`,
     };
+  }
+  // Wrong span: the metadata matches but the chunk's bytes do not hold the definition (the parser attached
+  // the symbol to a neighbouring reference). The evaluator, which trusts metadata, cannot see this.
+  const sound = matching.filter((c) => textFits(c.text, target));
+  if (sound.length === 0) {
+    const m = matching[0];
+    return { diagnosis: 'not_chunked', detail: `wrong span: chunk ${m.chunk_id} (lines ${m.start_line}-${m.end_line}) is labelled ${want} but its text does not hold it` };
   }
   const ids = new Set(matching.map((c) => c.chunk_id));
   const rb = rankOf(input.before, ids);

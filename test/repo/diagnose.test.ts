@@ -46,6 +46,17 @@ test('not chunked: the file is indexed but no chunk covers the definition', asyn
   assert.match(result.group_diagnoses[0].detail, /no chunk of src\/retry\.ts covers src\/retry\.ts#RetryPolicy/);
 });
 
+test('wrong span: the chunk labelled RetryPolicy holds other text', async () => {
+  const index = await indexAt(r.dir, rev);
+  const def = index.chunks.find((c) => c.symbols.includes('RetryPolicy'))!;
+  const other = index.chunks.find((c) => c.file === 'src/client.ts' && c.role === 'call_site')!;
+  // Simulate a parser that attached the definition's metadata to the wrong bytes: move the chunk's text.
+  const shifted = { ...index, chunks: index.chunks.map((c) => (c === def ? { ...c, text: other.text } : c)) };
+  const { result } = await evalOne(r.dir, shifted, retryCase, { candidateDepth: 1 });
+  assert.equal(result.diagnosis, 'not_chunked');
+  assert.match(result.group_diagnoses[0].detail, /wrong span: chunk src\/retry\.ts:\d+-\d+ .* is labelled src\/retry\.ts#RetryPolicy \[definition\] but its text does not hold it/);
+});
+
 test('metadata wrong: the chunk holds the definition text but is labelled a call site', async () => {
   const index = await indexAt(r.dir, rev);
   const stale = { ...index, chunks: index.chunks.map((c) => (c.symbols.includes('RetryPolicy') ? { ...c, role: 'call_site' as const, symbols: [] } : c)) };

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# Mirrors DOMAINS in schemas/task.ts (test/data/curated.test.ts checks the curated files against that list).
 DOMAINS = (
     'bit_manipulation', 'collections', 'data_transformation', 'date_time', 'geometry',
     'math_numerical', 'sorting_searching', 'state_machines', 'string_processing', 'validation',

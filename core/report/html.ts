@@ -98,7 +98,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
 </style></head><body>
 <h1>ExecRetrieval report — ${escapeHtml(input.run)}</h1>
-<p class="note">${s.n_queries} queries × ${s.configs.length} configurations. Intervals are ${pct}% query-level bootstrap percentile intervals
+<p class="note">${s.n_queries} queries × ${s.configs.length} configuration${s.configs.length === 1 ? '' : 's'}. Intervals are ${pct}% query-level bootstrap percentile intervals
 (${s.settings.replicates} replicates, seed ${s.settings.seed}, ${escapeHtml(PRNG_NAME)}). A retrieved snippet passes when it passes all of the query's
 tests as executed by the oracle. ${input.failed.length ? `Failed configurations: ${input.failed.map((f) => escapeHtml(`${f.config_id} (${f.error})`)).join('; ')}.` : ''}</p>
 <h2>Headline</h2><div class="scroll">${headline}</div><p class="note">${escapeHtml(TIE_NOTE)}</p>

@@ -28,7 +28,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
   out.push(`# ExecRetrieval report — ${ctx.run}`);
   out.push('');
   out.push(
-    `${s.n_queries} queries, ${s.configs.length} configurations. Intervals: ${pct}% query-level bootstrap percentile ` +
+    `${s.n_queries} queries, ${s.configs.length} configuration${s.configs.length === 1 ? '' : 's'}. Intervals: ${pct}% query-level bootstrap percentile ` +
       `intervals, ${s.settings.replicates} replicates, seed ${s.settings.seed} (${PRNG_NAME}). exec@k and execp@k are ` +
       'measured by executing each top-10 snippet against the query\'s tests; nDCG uses the canonical ids.',
   );

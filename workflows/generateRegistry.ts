@@ -31,6 +31,7 @@ export async function generateRegistry(input: GenerateRegistryInput): Promise<Ge
       const r = await llm.generateRegistryBatch({
         runId: input.runId, runDir: input.runDir, domain, count: input.perDomain,
         takenNames: triples.map((t) => t.function_name), attemptNo: n,
+        feedback: lastError ? { previous_attempt: n - 1, reasons: [lastError] } : undefined,
         settings: input.settings, promptId: input.promptId, budget: input.budget,
       });
       if (r.ok) {

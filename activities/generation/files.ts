@@ -22,7 +22,7 @@ export function loadEntryPromptSet(id: string): EntryPromptSet {
 }
 
 export function loadRegistryPromptSet(id: string): RegistryPromptSet {
-  return { id, system: part(id, 'system'), user: part(id, 'user') };
+  return { id, system: part(id, 'system'), user: part(id, 'user'), feedback: part(id, 'feedback') };
 }
 
 /** Hash of exactly what was sent, recorded with every call. */

@@ -56,6 +56,7 @@ export interface GenerateRegistryInput {
   attemptNo: number;
   settings: LlmSettings;
   promptId: string;
+  feedback?: Feedback;
   budget?: Budget;
 }
 
@@ -151,7 +152,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     async generateRegistryBatch(input: GenerateRegistryInput): Promise<RegistryOutcome> {
       try {
         const set = loadRegistryPromptSet(input.promptId);
-        const messages = buildRegistryPrompt(set, input.domain, input.count, input.takenNames);
+        const messages = buildRegistryPrompt(set, input.domain, input.count, input.takenNames, input.feedback);
         const key = { run_id: input.runId, phase: 'registry' as const, entry_id: `registry:${input.domain}`, attempt_no: input.attemptNo };
         const r = await call(input.runDir, key, input.settings, input.promptId, messages, input.budget);
         const { text, ...meta } = r;

@@ -19,6 +19,7 @@ export interface RegistryPromptSet {
   id: string;
   system: string;
   user: string;
+  feedback: string;
 }
 
 export interface PromptMessages {
@@ -57,10 +58,11 @@ export function buildEntryPrompt(set: EntryPromptSet, entry: RegistryEntry, feed
   return { system: renderTemplate(set.system, {}, `${set.id}.system`), user };
 }
 
-export function buildRegistryPrompt(set: RegistryPromptSet, domain: string, count: number, takenNames: readonly string[]): PromptMessages {
+export function buildRegistryPrompt(set: RegistryPromptSet, domain: string, count: number, takenNames: readonly string[], feedback?: Feedback): PromptMessages {
   const taken = takenNames.length ? takenNames.join(', ') : '(none yet)';
-  return {
-    system: renderTemplate(set.system, {}, `${set.id}.system`),
-    user: renderTemplate(set.user, { domain, count, taken_names: taken }, `${set.id}.user`),
-  };
+  let user = renderTemplate(set.user, { domain, count, taken_names: taken }, `${set.id}.user`);
+  if (feedback && feedback.reasons.length) {
+    user += renderTemplate(set.feedback, { previous_attempt: feedback.previous_attempt, reasons: formatReasons(feedback.reasons) }, `${set.id}.feedback`);
+  }
+  return { system: renderTemplate(set.system, {}, `${set.id}.system`), user };
 }

@@ -40,10 +40,14 @@ test('generate registry → generate benchmark (gemini) → audit: files, and Pa
   const runDir = join(t.tmp, 'cli-gemini');
   const q = ['--queue-prefix', t.uniqueQueues().prefix];
   const llm = ['--model', 'gemini-2.5-pro', '--reasoning-effort', 'low'];
+  fake.script('registry:geometry', ['malformed']); // first answer unusable: retried with the parse error
   const reg = await cli(['generate', 'registry', '--run', runDir, '--provider', 'gemini', ...llm, '--per-domain', '3', '--domains', 'geometry,collections', ...q], fake.env);
   assert.match(reg.stdout, /registry: 6 entries/);
   const registry = readJsonl(join(runDir, 'registry.jsonl'));
   assert.deepEqual(registry.map((e) => e.entry_id), ['e_0001', 'e_0002', 'e_0003', 'e_0004', 'e_0005', 'e_0006']);
+  const geo = fake.log.filter((l) => l.subject === 'registry:geometry');
+  assert.equal(geo.length, 2);
+  assert.match(geo[1].prompt, /could not be used:[\s\S]*(no JSON object|not valid JSON)/);
   // The second domain's prompt listed the names the first domain took.
   const second = fake.log.find((l) => l.subject === 'registry:collections')!;
   assert.ok(second.prompt.includes(registry[0].function_name));

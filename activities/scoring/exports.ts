@@ -22,7 +22,7 @@ export function writeBeirExport(dir: string, queries: readonly QueryRecord[], co
 /**
  * TREC run file (`qid Q0 docid rank score tag`, what trec_eval / pytrec_eval / ranx read) and a TREC qrels
  * file (`qid 0 docid 1`). Note: trec_eval re-sorts a run by score and breaks exact ties by docid in
- * DESCENDING order, while our rankings break ties by corpus_id ascending; on tied scores trec_eval may
+ * DESCENDING order, while our rankings break ties by a hash of corpus_id (core/ranking/topk.ts); on tied scores trec_eval may
  * therefore evaluate a different order than the one we stored (our own nDCG uses our order).
  */
 export function writeTrecRun(path: string, configId: string, rankings: readonly { query_id: string; hits: { corpus_id: string; score: number }[] }[]): void {

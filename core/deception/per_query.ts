@@ -2,7 +2,7 @@
  * Deception analyses for one query under one retriever (the paper's §findings): does a near-clone buggy
  * variant of the canonical beat the canonical?
  *
- * "Beats" means "ranks before" in the retriever's full ranking (score descending, ties by corpus_id), so the
+ * "Beats" means "ranks before" in the retriever's full ranking (score descending, ties in the hashed-id order of core/ranking/topk.ts), so the
  * analyses agree with the rankings people see. With several correct items the best-ranked one stands for
  * the canonical.
  */

@@ -42,12 +42,12 @@ export function summariseRow(
   depth = RANK_DEPTH,
 ): QueryRanking {
   const top = topK(scores, idOrder, depth);
-  const own = (i: number): OwnScore => ({ corpus_index: i, score: scores[i], rank: rankInScores(scores, corpusIds, i) });
+  const own = (i: number): OwnScore => ({ corpus_index: i, score: scores[i], rank: rankInScores(scores, idOrder, i) });
   return {
     query_id: q.query_id,
     top,
     topScores: Float64Array.from(top, (i) => scores[i]),
-    canonical_rank: canonicalRank(scores, corpusIds, q.correct),
+    canonical_rank: canonicalRank(scores, idOrder, q.correct),
     correct: q.correct.map(own),
     distractors: q.distractors.map(own),
   };

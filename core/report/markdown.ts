@@ -10,9 +10,10 @@ export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
 
 /** Why tie_rate is in the headline (shared with the HTML report). */
 export const TIE_NOTE =
-  'tie_rate: share of queries whose canonical has exactly the score of one of its own distractors. Rankings break ' +
-  'ties by corpus_id, which puts `<query>_canonical` before `<query>_dN`, so on those queries the tie-break, not the ' +
-  'retriever, keeps the canonical ahead (deception_rate does not count them; pref_accuracy counts a tie as 1/2).';
+  'tie_rate: share of queries whose canonical has exactly the score of one of its own distractors (common for BM25: ' +
+  'a single-edit twin often has the same tokens). Rankings break ties by a hash of corpus_id, blind to which ' +
+  'snippet is the canonical, so on those queries the order is a coin toss, not the retriever\'s doing ' +
+  '(deception_rate does not count them; pref_accuracy counts a tie as 1/2).';
 
 export interface MarkdownContext {
   run: string;

@@ -1,3 +1,4 @@
+import { idOrderOf, topK } from '../../core/ranking/topk.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execAtK } from '../../core/metrics/exec_at_k.ts';
@@ -48,14 +49,20 @@ test('canonical nDCG@k matches pytrec_eval ndcg_cut', () => {
   close(ndcgAtK(['a', 'b'], new Set(['b']), 10), 1 / Math.log2(3));
 });
 
-test('canonical rank counts higher scores, then equal scores with smaller ids', () => {
+test('canonical rank counts higher scores, then equal scores earlier in the tie order', () => {
   const ids = ['q1_d1', 'q1_canonical', 'q1_d2', 'q2_canonical', 'a_other'];
   const scores = [0.9, 0.8, 0.8, 0.95, 0.8];
-  // Higher: 0.9, 0.95 -> 2; equal 0.8 with smaller id: 'a_other' < 'q1_canonical' -> 1; 'q1_d2' > -> no.
-  assert.equal(rankInScores(scores, ids, 1), 4);
-  assert.equal(rankInScores(scores, ids, 3), 1);
-  assert.equal(canonicalRank(scores, ids, [1, 0]), 2); // best of two correct items
-  assert.throws(() => canonicalRank(scores, ids, []), /at least one/);
+  // Tie order given by hand: a_other, q1_canonical, q1_d1, q1_d2, q2_canonical.
+  const order = Int32Array.from([2, 1, 3, 4, 0]);
+  // Higher: 0.9, 0.95 -> 2; equal 0.8 earlier in the tie order: a_other -> 1; q1_d2 later -> no.
+  assert.equal(rankInScores(scores, order, 1), 4);
+  assert.equal(rankInScores(scores, order, 3), 1);
+  assert.equal(canonicalRank(scores, order, [1, 0]), 2); // best of two correct items
+  assert.throws(() => canonicalRank(scores, order, []), /at least one/);
+  // Agrees with the position topK gives each item under the real (hashed) tie order.
+  const real = idOrderOf(ids);
+  const full = Array.from(topK(scores, real, ids.length));
+  ids.forEach((_, i) => assert.equal(rankInScores(scores, real, i), full.indexOf(i) + 1));
 });
 
 test('evaluateQuery returns every metric, in the METRICS order', () => {

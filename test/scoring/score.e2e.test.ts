@@ -59,14 +59,15 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(m.executions.pairs, 36);
   });
 
-  test('rankings Parquet: top list in score order with ties by corpus_id (read back with pyarrow)', () => {
+  test('rankings Parquet: top list in score order (read back with pyarrow)', () => {
     const rows = toyRankings.filter((r) => r.query_id === 'q_0001');
     assert.deepEqual(
       rows.map((r) => r.corpus_id),
       ['q_0001_d1', 'q_0001_canonical', 'q_0001_d2', 'q_0002_canonical', 'q_0002_d1', 'q_0003_canonical', 'q_0003_d1', 'q_0004_canonical', 'q_0004_d1'],
     );
     assert.deepEqual(rows.map((r) => r.rank), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const w = Math.hypot(0.9, 0.8, 0.5);
+    // q_0001 weights the first three items; the other six carry the fixture's small negative fillers.
+    const w = Math.hypot(0.9, 0.8, 0.5, ...[4, 5, 6, 7, 8, 9].map((j) => 0.001 * j));
     assert.ok(Math.abs((rows[0].score as number) - 0.9 / w) < 1e-6);
   });
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerBuild } from './build.ts';
 import { registerCache } from './cache.ts';
+import { registerRun } from './run.ts';
 import { registerImport } from './import.ts';
 import { registerValidate } from './validate.ts';
 import { registerRepo } from './repo.ts';
@@ -15,6 +16,7 @@ import { registerAudit } from './audit.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
+  registerRun,
   registerValidate,
   registerCache,
   registerBuild,

@@ -12,6 +12,7 @@ export function toTemporalFailure(err: unknown): unknown {
       message: err.message,
       nonRetryable: !err.retryable,
       details: [{ http_status: err.httpStatus }],
+      ...(err.retryAfterMs !== null ? { nextRetryDelay: err.retryAfterMs } : {}),
     });
   }
   if (err instanceof BudgetExceededError || err instanceof InvalidInputError) {

@@ -11,6 +11,8 @@ export class ProviderError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly httpStatus: number | null,
+    /** The provider's Retry-After, when it sent one: the next retry waits this long instead of the policy's backoff. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = retryable ? 'RetryableProviderError' : 'NonRetryableProviderError';
@@ -36,13 +38,33 @@ const HINTS: Record<number, string> = {
   422: 'the request parameters were refused',
 };
 
+/**
+ * `retry-after-ms` (OpenAI) or `retry-after` in seconds (RFC 9110; an HTTP date is ignored), from the SDK error's
+ * headers (a fetch `Headers` in the OpenAI and Anthropic SDKs). Capped: a provider asking for an hour should
+ * not park a worker slot that long; the policy's backoff takes over after the cap.
+ */
+export function retryAfterMs(err: unknown, capMs = 120_000): number | null {
+  const h = (err as { headers?: unknown })?.headers;
+  const get = (name: string): string | null => {
+    if (!h) return null;
+    if (typeof (h as Headers).get === 'function') return (h as Headers).get(name);
+    const v = (h as Record<string, unknown>)[name];
+    return typeof v === 'string' ? v : null;
+  };
+  const ms = Number(get('retry-after-ms'));
+  if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return Math.min(ms, capMs);
+  const s = Number(get('retry-after'));
+  if (get('retry-after') !== null && Number.isFinite(s) && s >= 0) return Math.min(s * 1000, capMs);
+  return null;
+}
+
 /** The SDKs of all three providers put the HTTP status on `status`; connection errors have none. */
 export function classifyProviderError(err: unknown, provider: string, model: string): ProviderError {
   const status = typeof (err as { status?: unknown })?.status === 'number' ? ((err as { status: number }).status as number) : null;
   const raw = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
   if (status === null) return new ProviderError(`${provider}/${model}: request failed before a response (${raw})`, true, null);
-  if (status === 429) return new ProviderError(`${provider}/${model}: rate limited (HTTP 429): ${raw}`, true, 429);
-  if (status >= 500) return new ProviderError(`${provider}/${model}: server error (HTTP ${status}): ${raw}`, true, status);
+  if (status === 429) return new ProviderError(`${provider}/${model}: rate limited (HTTP 429): ${raw}`, true, 429, retryAfterMs(err));
+  if (status >= 500) return new ProviderError(`${provider}/${model}: server error (HTTP ${status}): ${raw}`, true, status, retryAfterMs(err));
   if (status === 408) return new ProviderError(`${provider}/${model}: request timeout (HTTP 408): ${raw}`, true, 408);
   const hint = HINTS[status] ?? 'the request was refused';
   return new ProviderError(`${provider}/${model}: HTTP ${status}, not retried: ${hint}. Provider said: ${raw}`, false, status);

@@ -135,9 +135,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const data = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), ...headers });
   res.end(data);
 }
 
@@ -186,7 +186,8 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       if (kind === '429' || kind === '500' || kind === '400') {
         const status = Number(kind);
         log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt });
-        send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`));
+        // A 429 says when to come back, as the providers do.
+        send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`), status === 429 ? { 'retry-after': '1' } : {});
         return;
       }
       const text = answerText(subject, prompt, kind);

@@ -46,6 +46,8 @@ for (const c of CASES) {
       assert.ok(err instanceof ProviderError, String(err));
       assert.equal(err.httpStatus, status);
       assert.equal(err.retryable, retryable, err.message);
+      // The fake's 429 carries `retry-after: 1`; the SDKs that expose headers pass it on (Gemini's ApiError has none).
+      if (status === 429 && c.provider !== 'gemini') assert.equal(err.retryAfterMs, 1000);
     }
   });
 }
@@ -60,4 +62,13 @@ test('an unreachable server is a retryable error without an HTTP status', async 
   assert.ok(err instanceof ProviderError);
   assert.equal(err.retryable, true);
   assert.equal(err.httpStatus, null);
+});
+
+test('retryAfterMs reads retry-after-ms, then retry-after seconds, capped; ignores dates', async () => {
+  const { retryAfterMs } = await import('../../activities/llm/errors.ts');
+  assert.equal(retryAfterMs({ headers: new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }) }), 250);
+  assert.equal(retryAfterMs({ headers: { 'retry-after': '3' } }), 3000);
+  assert.equal(retryAfterMs({ headers: { 'retry-after': '3600' } }), 120_000);
+  assert.equal(retryAfterMs({ headers: { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' } }), null);
+  assert.equal(retryAfterMs(new Error('x')), null);
 });

@@ -62,13 +62,14 @@ test('generate registry → generate benchmark (gemini) → audit: files, and Pa
   assert.match(audit.stdout, /first-attempt validation rate: 83\.3% \(5 of 6\)/);
   // Parquet read by pyarrow, summed there, compared with the ledger summed here.
   const py = JSON.parse(readFileSync(join(PROJECT_ROOT, '.execretrieval', 'python.json'), 'utf8')).venvPython as string;
-  const script = 'import sys, json, pyarrow.parquet as pq\nt = pq.read_table(sys.argv[1]).to_pydict()\nprint(json.dumps({"calls": len(t["entry_id"]), "input": sum(x or 0 for x in t["input_tokens"]), "output": sum(x or 0 for x in t["output_tokens"]), "cost": sum(x or 0 for x in t["cost_usd"])}))';
+  const script = 'import sys, json, pyarrow.parquet as pq\ntab = pq.read_table(sys.argv[1])\nt = tab.to_pydict()\nprint(json.dumps({"calls": len(t["entry_id"]), "input": sum(x or 0 for x in t["input_tokens"]), "output": sum(x or 0 for x in t["output_tokens"]), "cost": sum(x or 0 for x in t["cost_usd"]), "types": [str(tab.schema.field(n).type) for n in ("input_tokens", "cost_usd", "entry_id")]}))';
   const out = JSON.parse((await run(py, ['-c', script, join(runDir, 'audit', 'calls.parquet')])).stdout);
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
   const calls = ledger.calls();
   ledger.close();
   assert.equal(out.calls, fake.log.filter((l) => l.subject === 'registry:geometry' || l.subject === 'registry:collections' || registry.some((e) => e.function_name === l.subject)).length);
   assert.equal(out.calls, calls.length);
+  assert.deepEqual(out.types, ['int64', 'double', 'string']);
   assert.equal(out.input, calls.reduce((s, c) => s + (c.input_tokens ?? 0), 0));
   assert.equal(out.output, calls.reduce((s, c) => s + (c.output_tokens ?? 0), 0));
   assert.ok(Math.abs(out.cost - calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0)) < 1e-9);

@@ -6,9 +6,9 @@
  * Base URLs come from the standard environment variables (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, and our
  * GEMINI_BASE_URL since @google/genai reads none), which is also how tests point the SDKs at the fake server.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+// Types only here; the SDKs themselves are imported on first use (together ~1.5 s of start-up that a worker
+// running only the mechanical generator or another queue never needs).
+import type OpenAI from 'openai';
 import type { LlmProvider, LlmSettings, LlmUsage } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
 import { classifyProviderError, InvalidInputError } from './errors.ts';
@@ -53,11 +53,14 @@ function thinkingBudget(effort: string | undefined): number | undefined {
 
 type Caller = (s: LlmSettings, m: PromptMessages, e: ProviderEnv) => Promise<LlmReply>;
 
-const openaiClient = (e: ProviderEnv) => new OpenAI({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
+const openaiClient = async (e: ProviderEnv) => {
+  const { default: OpenAISdk } = await import('openai');
+  return new OpenAISdk({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
+};
 
 const CALLERS: Record<string, Caller> = {
   async 'openai/chat.completions'(s, m, e) {
-    const r = await openaiClient(e).chat.completions.create({
+    const r = await (await openaiClient(e)).chat.completions.create({
       model: s.model,
       messages: [
         { role: 'system', content: m.system },
@@ -79,7 +82,7 @@ const CALLERS: Record<string, Caller> = {
     };
   },
   async 'openai/responses'(s, m, e) {
-    const r = await openaiClient(e).responses.create({
+    const r = await (await openaiClient(e)).responses.create({
       model: s.model,
       instructions: m.system,
       input: m.user,
@@ -95,6 +98,7 @@ const CALLERS: Record<string, Caller> = {
     };
   },
   async 'anthropic/messages'(s, m, e) {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
     const budget = thinkingBudget(s.reasoning_effort);
     const r = await client.messages.create({
@@ -110,6 +114,7 @@ const CALLERS: Record<string, Caller> = {
     return { text, model: r.model, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, reasoning_tokens: 0 } };
   },
   async 'gemini/generateContent'(s, m, e) {
+    const { GoogleGenAI } = await import('@google/genai');
     const ai = new GoogleGenAI({
       apiKey: e.apiKey,
       httpOptions: { ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}), timeout: e.timeoutMs, retryOptions: { attempts: 1 } },

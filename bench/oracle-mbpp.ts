@@ -11,12 +11,13 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle } from '../activities/exec/oracle.ts';
 import { SANDBOX_SCRIPT } from '../activities/exec/pool.ts';
+import { resolveSource } from '../activities/benchmark/sources.ts';
 import { pythonExecutable } from '../activities/python/interpreter.ts';
 import type { ExecRequest } from '../schemas/exec.ts';
 
 const limitArg = process.argv.indexOf('--limit');
 const limit = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Infinity;
-const mbpp = readFileSync('/work/shared/data/mbpp/mbpp.jsonl', 'utf8').trim().split('\n').slice(0, limit).map((l) => JSON.parse(l));
+const mbpp = readFileSync(resolveSource('mbpp').path, 'utf8').trim().split('\n').slice(0, limit).map((l) => JSON.parse(l));
 const reqs: ExecRequest[] = mbpp.map((r: { code: string; test_list: string[]; test_setup_code: string }) => ({
   code: r.code.replace(/\r\n/g, '\n'),
   suite: { kind: 'asserts', tests: r.test_list, ...(r.test_setup_code ? { setup: r.test_setup_code.replace(/\r\n/g, '\n') } : {}) },

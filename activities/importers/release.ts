@@ -1,56 +1,20 @@
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import { Task, type Distractor } from '../../schemas/task.ts';
 import { readJsonl } from './jsonlReader.ts';
+import { releaseFromTasks } from '../../core/release/fromTasks.ts';
 import type { ImportResult } from './types.ts';
 
-/** `q_0001`-style query ids in task order (wider when there are more than 9,999 tasks). */
-export function queryId(index: number, total: number): string {
-  return `q_${String(index + 1).padStart(Math.max(4, String(total).length), '0')}`;
-}
+export { queryId } from '../../core/release/fromTasks.ts';
 
-/**
- * Tasks to the paper's release format. Ids: `q_0001`.., corpus `<query_id>_canonical`, `<query_id>_d1`..;
- * the task id, span, operator and failing tests travel in `metadata`. Key order is fixed, so the same tasks
- * always serialise to the same bytes.
- */
+/** Tasks to the paper's release format (see core/release/fromTasks.ts); the task id travels in `metadata`. */
 export function toRelease(tasks: readonly Task[]): { queries: QueryRecord[]; corpus: CorpusRecord[] } {
-  const queries: QueryRecord[] = [];
-  const corpus: CorpusRecord[] = [];
-  tasks.forEach((t, i) => {
-    const qid = queryId(i, tasks.length);
-    const canonicalId = `${qid}_canonical`;
-    const dIds = t.distractors.map((_, j) => `${qid}_d${j + 1}`);
-    queries.push({
-      query_id: qid,
-      query: t.query,
-      function_name: t.function_name,
-      domain: t.domain ?? null,
-      tests: t.tests.kind === 'asserts' ? t.tests.tests : [],
-      test_setup_code: t.tests.kind === 'asserts' ? (t.tests.setup ?? null) : null,
-      test_program: t.tests.kind === 'check' ? t.tests.program : null,
-      entry_point: t.tests.kind === 'check' ? t.tests.entry_point : null,
-      correct_corpus_ids: [canonicalId],
-      distractor_corpus_ids: dIds,
+  return releaseFromTasks(
+    tasks.map((t) => ({
+      task: t,
       source: t.source ? (t.source.ref ? `${t.source.dataset}:${t.source.ref}` : t.source.dataset) : null,
       metadata: { task_id: t.task_id, ...(t.metadata ?? {}) },
-    });
-    corpus.push({
-      corpus_id: canonicalId, query_id: qid, function_name: t.function_name, code: t.canonical,
-      is_canonical: true, bug_type: null, bug_description: null, metadata: {},
-    });
-    t.distractors.forEach((d, j) => {
-      corpus.push({
-        corpus_id: dIds[j], query_id: qid, function_name: t.function_name, code: d.code,
-        is_canonical: false, bug_type: d.bug_type, bug_description: d.bug_description,
-        metadata: {
-          ...(d.operator ? { operator: d.operator } : {}),
-          ...(d.span ? { span: d.span } : {}),
-          ...(d.failing_tests ? { failing_tests: d.failing_tests } : {}),
-        },
-      });
-    });
-  });
-  return { queries, corpus };
+    })),
+  );
 }
 
 /**

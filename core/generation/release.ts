@@ -6,6 +6,7 @@
 import type { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { Task } from '../../schemas/task.ts';
 import type { AttemptSummary } from './types.ts';
+import { releaseFromTasks } from '../release/fromTasks.ts';
 
 export interface ReleaseInput {
   task: Task;
@@ -17,48 +18,18 @@ export interface ReleaseInput {
 }
 
 export function toRelease(items: readonly ReleaseInput[]): { queries: QueryRecord[]; corpus: CorpusRecord[] } {
-  const queries: QueryRecord[] = [];
-  const corpus: CorpusRecord[] = [];
-  items.forEach((it, i) => {
-    const qid = `q_${String(i + 1).padStart(4, '0')}`;
-    const t = it.task;
-    const usage = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
-    let cost = 0;
-    for (const a of it.attempts) {
-      usage.input_tokens += a.usage?.input_tokens ?? 0;
-      usage.output_tokens += a.usage?.output_tokens ?? 0;
-      usage.reasoning_tokens += a.usage?.reasoning_tokens ?? 0;
-      cost += a.cost_usd ?? 0;
-    }
-    const canonicalId = `${qid}_canonical`;
-    const dIds = t.distractors.map((_, j) => `${qid}_d${j + 1}`);
-    queries.push({
-      query_id: qid,
-      query: t.query,
-      function_name: t.function_name,
-      domain: t.domain ?? null,
-      tests: t.tests.kind === 'asserts' ? t.tests.tests : [],
-      test_setup_code: t.tests.kind === 'asserts' ? (t.tests.setup ?? null) : null,
-      test_program: t.tests.kind === 'check' ? t.tests.program : null,
-      entry_point: t.tests.kind === 'check' ? t.tests.entry_point : null,
-      correct_corpus_ids: [canonicalId],
-      distractor_corpus_ids: dIds,
-      source: it.source,
-      metadata: { entry_id: it.entry_id, ...it.generation, attempts: it.attempts.length, batch_usage: usage, cost_usd: cost },
-    });
-    corpus.push({ corpus_id: canonicalId, query_id: qid, function_name: t.function_name, code: t.canonical, is_canonical: true, bug_type: null, bug_description: null, metadata: {} });
-    t.distractors.forEach((d, j) =>
-      corpus.push({
-        corpus_id: dIds[j],
-        query_id: qid,
-        function_name: t.function_name,
-        code: d.code,
-        is_canonical: false,
-        bug_type: d.bug_type,
-        bug_description: d.bug_description,
-        metadata: d.failing_tests ? { failing_tests: d.failing_tests } : {},
-      }),
-    );
-  });
-  return { queries, corpus };
+  return releaseFromTasks(
+    items.map((it) => {
+      const usage = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
+      let cost = 0;
+      for (const a of it.attempts) {
+        usage.input_tokens += a.usage?.input_tokens ?? 0;
+        usage.output_tokens += a.usage?.output_tokens ?? 0;
+        usage.reasoning_tokens += a.usage?.reasoning_tokens ?? 0;
+        cost += a.cost_usd ?? 0;
+      }
+      const metadata = { entry_id: it.entry_id, ...it.generation, attempts: it.attempts.length, batch_usage: usage, cost_usd: cost };
+      return { task: it.task, source: it.source, metadata };
+    }),
+  );
 }

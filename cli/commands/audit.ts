@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
+import { existsSync } from 'node:fs';
+import { runPaths } from '../../activities/generation/runFiles.ts';
+import { writeEmbeddingAudit, type EmbeddingAccountRow } from '../../activities/embeddings/accounting.ts';
 
 /** Plain fixed-width table: numbers right-aligned. */
 function table(headers: string[], rows: (string | number)[][]): string {
@@ -32,17 +35,38 @@ export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
   return parts.join('\n\n');
 }
 
+export function formatEmbeddingAudit(rows: EmbeddingAccountRow[]): string {
+  const ran = rows.filter((r) => r.status === 'ok' || r.embedded > 0 || r.cached > 0);
+  const skipped = rows.length - ran.length;
+  return (
+    table(['embedding config', 'texts', 'embedded', 'cached', 'tokens', 'tokens_est', 'cost_usd'], ran.map((r) => [r.config_id, r.texts, r.embedded, r.cached, r.tokens_reported, r.tokens_estimated, r.cost_usd])) +
+    (skipped ? `\n(${skipped} configurations did not run: see embeddings/report.json)` : '')
+  );
+}
+
 export function registerAudit(program: Command): void {
   program
     .command('audit')
-    .description('Tokens and cost of a generation run (per entry, by model, by outcome), attempts per accepted entry, first-attempt validation rate; writes Parquet')
+    .description('Tokens and cost of a run: generation (per entry, by model, by outcome, attempts per accepted entry, first-attempt validation rate) and embedding (per configuration); writes Parquet')
     .argument('<run>', 'run id (under runs/) or run directory')
     .option('--entries', 'also print the per-entry table')
     .option('--json', 'print the audit as JSON instead of tables')
     .action((run: string, opts: { entries?: boolean; json?: boolean }) => {
-      const { audit, files } = writeRunAudit(resolveRunDir(run));
-      if (opts.json) console.log(JSON.stringify(audit, null, 2));
-      else console.log(formatAudit(audit, { entries: !!opts.entries }));
+      const runDir = resolveRunDir(run);
+      const generation = existsSync(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
+      const embedding = writeEmbeddingAudit(runDir);
+      if (!generation && !embedding) {
+        throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
+      }
+      if (opts.json) {
+        console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, total_cost_usd: embedding.total_cost_usd } : null }, null, 2));
+      } else {
+        const parts: string[] = [];
+        if (generation) parts.push(formatAudit(generation.audit, { entries: !!opts.entries }));
+        if (embedding) parts.push(formatEmbeddingAudit(embedding.rows));
+        console.log(parts.join('\n\n'));
+      }
+      const files = [...(generation?.files ?? []), ...(embedding?.rows.length ? [embedding.file] : [])];
       console.error(`\nwrote ${files.join(', ')}`);
     });
 }

@@ -47,8 +47,3 @@ export async function astFacts(reqs: Req[]): Promise<Map<string, CodeFacts | { t
   }
   return result;
 }
-
-export async function codeFactsBatch(items: { id: string; code: string }[]): Promise<Map<string, CodeFacts>> {
-  const m = await astFacts(items.map((i) => ({ id: i.id, kind: 'code' as const, code: i.code })));
-  return m as Map<string, CodeFacts>;
-}

@@ -30,10 +30,6 @@ export interface TestFactLike {
 
 const issue = (stage: StageName, code: string, message: string, field?: string): GateIssue => ({ stage, code, message, ...(field ? { field } : {}) });
 
-export function testCount(task: Task): number {
-  return task.tests.kind === 'asserts' ? task.tests.tests.length : 1;
-}
-
 /** Stage 1: counts and labels within the profile's bounds (field presence is the zod schema's job). */
 export function schemaStage(task: Task, profile: GateProfile): GateIssue[] {
   const out: GateIssue[] = [];

@@ -1,5 +1,6 @@
 import type { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { Task } from '../../schemas/task.ts';
+import { releaseIntegrity } from '../gate/integrity.ts';
 
 /** `q_0001`-style query ids in task order (wider when there are more than 9,999 tasks). */
 export function queryId(index: number, total: number): string {
@@ -55,5 +56,8 @@ export function releaseFromTasks(items: readonly ReleaseItem[]): { queries: Quer
       });
     });
   });
+  // The corpus-integrity gate on what we are about to write: a violation here is our bug, never the data's.
+  const problems = releaseIntegrity(queries, corpus);
+  if (problems.length) throw new Error(`release integrity: ${problems.slice(0, 5).map((p) => p.message).join('; ')}`);
   return { queries, corpus };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { EmbedItem } from './embedItems.ts';
+import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 
 export interface BenchmarkItems {
   queries: EmbedItem[];
@@ -17,20 +18,14 @@ export function benchmarkDirOf(runDir: string): string {
 
 const memo = new Map<string, { key: string; value: BenchmarkItems }>();
 
-function readJsonl<T>(file: string, parse: (x: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }, problems: string[]): T[] {
+function readJsonl<T>(file: string, schema: SafeParser<T>, problems: string[]): T[] {
   const out: T[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (e) {
-      problems.push(`${file}:${i + 1}: not JSON: ${(e as Error).message}`);
-      return;
-    }
-    const r = parse(raw);
-    if (r.success) out.push(r.data);
-    else for (const is of r.error.issues) problems.push(`${file}:${i + 1} ${is.path.map(String).join('.')}: ${is.message}`);
+  parseJsonl(readFileSync(file, 'utf8'), schema, {
+    record: (_line, value) => out.push(value),
+    badJson: (line, message) => problems.push(`${file}:${line}: not JSON: ${message}`),
+    invalid: (line, issues) => {
+      for (const is of issues) problems.push(`${file}:${line} ${is.path.map(String).join('.')}: ${is.message}`);
+    },
   });
   return out;
 }
@@ -49,8 +44,8 @@ export function loadBenchmarkItems(runDir: string): BenchmarkItems {
   const hit = memo.get(runDir);
   if (hit && hit.key === key) return hit.value;
   const problems: string[] = [];
-  const queries = readJsonl(qf, (x) => QueryRecord.safeParse(x), problems).map((q) => ({ id: q.query_id, text: q.query }));
-  const corpus = readJsonl(cf, (x) => CorpusRecord.safeParse(x), problems).map((c) => ({ id: c.corpus_id, text: c.code }));
+  const queries = readJsonl(qf, QueryRecord, problems).map((q) => ({ id: q.query_id, text: q.query }));
+  const corpus = readJsonl(cf, CorpusRecord, problems).map((c) => ({ id: c.corpus_id, text: c.code }));
   const byId = (a: EmbedItem, b: EmbedItem) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   for (const [name, list] of [['queries.jsonl', queries], ['corpus.jsonl', corpus]] as const) {
     list.sort(byId);

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RegistryEntry, type EntryResult } from '../../core/generation/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
-import { fieldPath } from '../tasks/loadTasks.ts';
+import { parseJsonl } from '../../core/jsonl.ts';
 
 export const runPaths = (runDir: string) => ({
   registry: join(runDir, 'registry.jsonl'),
@@ -38,30 +38,20 @@ export function readRegistry(file: string): { entries: RegistryEntry[]; problems
   const entries: RegistryEntry[] = [];
   const problems: RecordProblem[] = [];
   const seen = new Set<string>();
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((text, i) => {
-      const line = i + 1;
-      if (!text.trim()) return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch (err) {
-        problems.push({ file, line, message: `malformed JSON: ${(err as Error).message}` });
+  parseJsonl(readFileSync(file, 'utf8'), RegistryEntry, {
+    record: (line, entry) => {
+      if (seen.has(entry.entry_id)) {
+        problems.push({ file, line, field: 'entry_id', message: `duplicate entry_id "${entry.entry_id}" (first occurrence kept)` });
         return;
       }
-      const r = RegistryEntry.safeParse(raw);
-      if (!r.success) {
-        for (const is of r.error.issues) problems.push({ file, line, field: fieldPath(is.path) || '(record)', message: is.message });
-        return;
-      }
-      if (seen.has(r.data.entry_id)) {
-        problems.push({ file, line, field: 'entry_id', message: `duplicate entry_id "${r.data.entry_id}" (first occurrence kept)` });
-        return;
-      }
-      seen.add(r.data.entry_id);
-      entries.push(r.data);
-    });
+      seen.add(entry.entry_id);
+      entries.push(entry);
+    },
+    badJson: (line, message) => problems.push({ file, line, message: `malformed JSON: ${message}` }),
+    invalid: (line, issues) => {
+      for (const is of issues) problems.push({ file, line, field: is.field || '(record)', message: is.message });
+    },
+  });
   return { entries, problems };
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ImportRejection } from './types.ts';
+import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 
 export interface JsonlRecord {
   line: number;
@@ -10,18 +11,21 @@ export interface JsonlRecord {
  * Reads a JSON-lines file: one object per non-blank line. A line that is not a JSON object becomes a rejection
  * naming file and line; the others are still returned.
  */
+const AnyObject: SafeParser<Record<string, unknown>> = {
+  safeParse: (v) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? { success: true, data: v as Record<string, unknown> }
+      : { success: false, error: { issues: [{ path: [], message: 'not a JSON object' }] } },
+};
+
 export function readJsonl(file: string): { records: JsonlRecord[]; rejections: ImportRejection[] } {
   const records: JsonlRecord[] = [];
   const rejections: ImportRejection[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-    if (!text.trim()) return;
-    try {
-      const value = JSON.parse(text) as unknown;
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not a JSON object');
-      records.push({ line: i + 1, value: value as Record<string, unknown> });
-    } catch (err) {
-      rejections.push({ file, line: i + 1, field: '(record)', code: 'INVALID_JSON', message: (err as Error).message });
-    }
+  const reject = (line: number, message: string) => rejections.push({ file, line, field: '(record)', code: 'INVALID_JSON', message });
+  parseJsonl(readFileSync(file, 'utf8'), AnyObject, {
+    record: (line, value) => records.push({ line, value }),
+    badJson: reject,
+    invalid: (line, issues) => reject(line, issues[0].message),
   });
   return { records, rejections };
 }

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
+import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 
 /** A record the scorer could not use: file, line, field and why. The rest of the benchmark is still scored. */
 export interface ScoringRejection {
@@ -20,34 +21,15 @@ export interface LoadedBenchmark {
   rejections: ScoringRejection[];
 }
 
-function readRecords<T>(
-  file: string,
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
-  rejections: ScoringRejection[],
-): { line: number; value: T }[] {
+function readRecords<T>(file: string, schema: SafeParser<T>, rejections: ScoringRejection[]): { line: number; value: T }[] {
   const out: { line: number; value: T }[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-    if (!text.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      rejections.push({ file, line: i + 1, field: '(record)', message: `invalid JSON: ${(err as Error).message}` });
-      return;
-    }
-    const r = schema.safeParse(raw);
-    if (r.success) out.push({ line: i + 1, value: r.data });
-    else {
-      const issue = r.error.issues[0];
+  parseJsonl(readFileSync(file, 'utf8'), schema, {
+    record: (line, value) => out.push({ line, value }),
+    badJson: (line, message) => rejections.push({ file, line, field: '(record)', message: `invalid JSON: ${message}` }),
+    invalid: (line, issues, raw) => {
       const id = (raw as Record<string, unknown> | null)?.query_id ?? (raw as Record<string, unknown> | null)?.corpus_id;
-      rejections.push({
-        file,
-        line: i + 1,
-        record: typeof id === 'string' ? id : undefined,
-        field: issue.path.map(String).join('.') || '(record)',
-        message: issue.message,
-      });
-    }
+      rejections.push({ file, line, record: typeof id === 'string' ? id : undefined, field: issues[0].path.map(String).join('.') || '(record)', message: issues[0].message });
+    },
   });
   return out;
 }

@@ -1,4 +1,5 @@
 import { GoldCase } from '../../schemas/gold.ts';
+import { parseJsonl } from '../jsonl.ts';
 
 /**
  * Gold cases are JSONL (one case a line) so an error can name file and line. Every bad line is reported
@@ -16,31 +17,21 @@ export function parseGoldJsonl(text: string, file: string): { cases: GoldCase[];
   const cases: GoldCase[] = [];
   const errors: GoldError[] = [];
   const seen = new Map<string, number>();
-  text.split('\n').forEach((raw, i) => {
-    const line = i + 1;
-    if (!raw.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (e) {
-      errors.push({ file, line, field: '(line)', message: `invalid JSON: ${(e as Error).message}` });
-      return;
-    }
-    const id = typeof (value as { id?: unknown })?.id === 'string' ? (value as { id: string }).id : undefined;
-    const parsed = GoldCase.safeParse(value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        errors.push({ file, line, case_id: id, field: issue.path.map(String).join('.') || '(case)', message: issue.message });
+  parseJsonl(text, GoldCase, {
+    record: (line, c) => {
+      const prev = seen.get(c.id);
+      if (prev !== undefined) {
+        errors.push({ file, line, case_id: c.id, field: 'id', message: `duplicate id (first on line ${prev})` });
+        return;
       }
-      return;
-    }
-    const prev = seen.get(parsed.data.id);
-    if (prev !== undefined) {
-      errors.push({ file, line, case_id: parsed.data.id, field: 'id', message: `duplicate id (first on line ${prev})` });
-      return;
-    }
-    seen.set(parsed.data.id, line);
-    cases.push(parsed.data);
+      seen.set(c.id, line);
+      cases.push(c);
+    },
+    badJson: (line, message) => errors.push({ file, line, field: '(line)', message: `invalid JSON: ${message}` }),
+    invalid: (line, issues, value) => {
+      const id = typeof (value as { id?: unknown })?.id === 'string' ? (value as { id: string }).id : undefined;
+      for (const is of issues) errors.push({ file, line, case_id: id, field: is.path.map(String).join('.') || '(case)', message: is.message });
+    },
   });
   return { cases, errors };
 }

@@ -22,8 +22,9 @@ function shuffled<T>(items: readonly T[], rng: Xoshiro128): T[] {
 }
 
 /**
- * The order in which a task's candidates are verified: a seeded shuffle within each bug type, then the types
- * taken round-robin (in a seeded order) so the first few candidates cover as many bug types as exist.
+ * The order in which a task's candidates are verified: within each bug type its operators round-robin (each
+ * shuffled, seeded), then the types taken round-robin (in a seeded order) so the first few candidates cover as
+ * many bug types, and within a type as many operators, as exist.
  * Candidates inside `while` loops go after all others (a mutated loop counter is the usual infinite loop,
  * and a timeout costs more than every other verification). Returns indices into `candidates`.
  */
@@ -38,12 +39,22 @@ export function verificationOrder(candidates: readonly MutationCandidate[], seed
       byType.set(c.bug_type, list);
     });
     const types = shuffled([...byType.keys()].sort(), rng);
-    const queues = types.map((t) => shuffled(byType.get(t)!, rng));
-    const out: number[] = [];
-    for (let round = 0; queues.some((q) => round < q.length); round++) {
-      for (const q of queues) if (round < q.length) out.push(q[round]);
-    }
-    return out;
+    // Within a type, operators take turns too: otherwise the operator with the most sites (dropping an item
+    // of a sequence) would fill nearly every off_by_one slot and crowd out constants and range bounds.
+    const queues = types.map((t) => {
+      const byOperator = new Map<string, number[]>();
+      for (const i of byType.get(t)!) byOperator.set(candidates[i].operator, [...(byOperator.get(candidates[i].operator) ?? []), i]);
+      return roundRobin(shuffled([...byOperator.keys()].sort(), rng).map((op) => shuffled(byOperator.get(op)!, rng)));
+    });
+    return roundRobin(queues);
   });
   return [...tiers[0], ...tiers[1]];
+}
+
+function roundRobin(queues: readonly number[][]): number[] {
+  const out: number[] = [];
+  for (let round = 0; queues.some((q) => round < q.length); round++) {
+    for (const q of queues) if (round < q.length) out.push(q[round]);
+  }
+  return out;
 }

@@ -61,7 +61,67 @@ MIRROR_METHODS = {
     'find': 'rfind', 'rfind': 'find', 'index': 'rindex', 'rindex': 'index', 'ljust': 'rjust', 'rjust': 'ljust',
     'nlargest': 'nsmallest', 'nsmallest': 'nlargest', 'floor': 'ceil', 'ceil': 'floor',
     'bisect_left': 'bisect_right', 'bisect_right': 'bisect_left', 'isdigit': 'isalpha', 'isalpha': 'isdigit',
+    'search': 'match', 'match': 'search', 'keys': 'values', 'values': 'keys', 'title': 'capitalize',
+    'capitalize': 'title', 'ascii_lowercase': 'ascii_uppercase', 'ascii_uppercase': 'ascii_lowercase',
 }
+# Calls whose sequence argument is consumed whole: `sum(xs)` -> `sum(xs[1:])` is the loop-skips-an-element bug
+# without a loop in sight, and one-line MBPP canonicals (`return sum(lst)`, `''.join(t)`) have no other site.
+# Value: which positional arguments are sequences (None: all of them).
+SEQUENCE_CONSUMERS = {
+    'sum': (0,), 'sorted': (0,), 'reversed': (0,), 'len': (0,), 'set': (0,), 'frozenset': (0,), 'tuple': (0,),
+    'list': (0,), 'enumerate': (0,), 'any': (0,), 'all': (0,), 'Counter': (0,), 'min': (0,), 'max': (0,),
+    'zip': None, 'map': (1, 2), 'filter': (1,),
+}
+# Returned values that are never numbers: result_shift (`return x` -> `return x + 1`) skips them.
+NON_NUMERIC_CALLS = {'bool', 'isinstance', 'all', 'any', 'str', 'list', 'tuple', 'set', 'dict', 'sorted', 'repr',
+                     'frozenset', 'zip', 'map', 'filter', 'reversed', 'enumerate', 'Counter', 'join', 'format'}
+NON_NUMERIC = (ast.Compare, ast.BoolOp, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp,
+               ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda, ast.Constant)
+# Regular-expression edits inside a pattern literal (only in code that imports `re`): a shorthand class for its
+# complement (`\w` -> `\W`, the pattern's `in` -> `not in`), a quantifier's minimum moved by one (`+` <-> `*`)
+# and an anchor dropped (`^...$`: the whole-string check removed).
+REGEX_COMPLEMENT = {'w': 'W', 'W': 'w', 'd': 'D', 'D': 'd', 's': 'S', 'S': 's'}
+
+
+def regex_edits(pattern: str) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, replacement, operator, bug_type) edits of a regex pattern, by character index. Escapes and
+    character classes are skipped as units, so a `+` inside `[+-]` or after a backslash is never touched."""
+    out = []
+    i, n, in_class = 0, len(pattern), False
+    while i < n:
+        ch = pattern[i]
+        if ch == '\\' and i + 1 < n:
+            nxt = pattern[i + 1]
+            if nxt in REGEX_COMPLEMENT:
+                out.append((i + 1, i + 2, REGEX_COMPLEMENT[nxt], 'regex_complement', 'wrong_comparison'))
+            i += 2
+            continue
+        if in_class:
+            if ch == ']':
+                in_class = False
+            i += 1
+            continue
+        if ch == '[':
+            in_class = True
+            if pattern[i + 1:i + 2] == '^':
+                out.append((i + 1, i + 2, '', 'regex_complement', 'wrong_comparison'))
+            # `[]...]` and `[^]...]`: a leading `]` is a literal, not the end of the class.
+            i += 3 if pattern[i + 1:i + 3] == '^]' else 2 if pattern[i + 1:i + 2] == ']' else 1
+            continue
+        prev = pattern[i - 1] if i else ''
+        if ch in '+*' and prev and prev not in '(|?+*{}':
+            out.append((i, i + 1, '*' if ch == '+' else '+', 'regex_quantifier', 'off_by_one'))
+        elif ch == '^' and i == 0 and n > 1:
+            out.append((0, 1, '', 'regex_anchor', 'remove_edge_case_check'))
+        elif ch == '$' and i == n - 1 and n > 1:
+            out.append((i, n, '', 'regex_anchor', 'remove_edge_case_check'))
+        i += 1
+    return out
+
+
+# Expressions that cannot be sliced (or where a slice would be a second slice): never offered to seq_bound.
+UNSLICEABLE = (ast.Constant, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Set, ast.Dict, ast.Starred,
+               ast.Lambda, ast.JoinedStr)
 EARLY_EXIT = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 # An operator token in the gap between two operands; the gap may also hold parentheses, whitespace,
@@ -187,6 +247,8 @@ class Mutator:
         self.bound_names |= {n.arg for n in ast.walk(self.tree) if isinstance(n, ast.arg)}
         self.bound_names |= {n.name for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))}
         self.bound_names |= {(a.asname or a.name) for n in ast.walk(self.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        self.uses_re = any(isinstance(n, ast.Import) and any(a.name == 're' for a in n.names)
+                           or isinstance(n, ast.ImportFrom) and n.module == 're' for n in ast.walk(self.tree))
         self.candidates: list[dict] = []
         self.seen_code: set[str] = {code}
         self.rejected = 0
@@ -242,10 +304,24 @@ class Mutator:
                         self.bound(bound, 'slice_bound')
             elif isinstance(node, ast.If) and in_func:
                 self.remove_guard(k, node, parent, field)
+                self.negate_test(node.test)
+            elif isinstance(node, (ast.While, ast.IfExp)):
+                self.negate_test(node.test)
             elif isinstance(node, ast.Name):
                 self.mirror_builtin(k, node)
             elif isinstance(node, ast.Attribute):
                 self.mirror_method(k, node)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                self.seq_bound(node.iter)
+                for test in getattr(node, 'ifs', ()):
+                    self.negate_test(test)
+            elif isinstance(node, ast.Return) and node.value is not None:
+                self.seq_bound(node.value)
+                self.result_shift(node.value)
+            elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+                self.remove_not(k, node)
+            elif isinstance(node, (ast.Tuple, ast.List)) and isinstance(node.ctx, ast.Load):
+                self.swap_items(k, node)
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 index = node.slice
                 if not isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)) and not (
@@ -273,6 +349,12 @@ class Mutator:
         self.emit(k, 'swap_method', 'wrong_operator', [(s, e, new)], expected)
 
     def int_constant(self, k, node, parent):
+        if type(node.value) is str:
+            self.string_literal(k, node, parent)
+        if type(node.value) is bool:
+            s, e = self.src.span(node)
+            new = not node.value
+            self.emit(k, 'flip_boolean', 'wrong_comparison', [(s, e, str(new))], ast.Constant(value=new))
         if type(node.value) is not int:
             return
         # `-1` is UnaryOp(USub, 1): shifting the 1 is still a +-1 change of the written number.
@@ -283,7 +365,8 @@ class Mutator:
                       ast.parse(rep, mode='eval').body)
 
     def bound(self, bound, operator):
-        """range(...) argument or slice bound +-1: `b` -> `b + 1` / `b - 1`."""
+        """An expression +-1: `b` -> `b + 1` / `b - 1` (a range() argument, a slice bound, an index, a variable
+        passed to a call, a returned value)."""
         k = self.index[id(bound)]
         s, e = self.src.span(bound)
         text = self.src.text(s, e)
@@ -292,6 +375,107 @@ class Mutator:
             self.emit(k, operator, 'off_by_one',
                       [(s, e, f'{text} {sign} 1'), (s, e, f'({text}) {sign} 1'), (s, e, f'(({text}) {sign} 1)')],
                       expected)
+
+    def string_literal(self, k, node, parent):
+        """Edits inside a string literal: a number written in it +-1 (a regex quantifier `\\w{4,}`, a format
+        width), and regex_edits when the code imports `re`. Only literals whose source text is their value (no
+        escapes to interpret; raw strings qualify), so a character of the source is a character of the value;
+        docstrings and f-string parts are left alone."""
+        if isinstance(parent, (ast.Expr, ast.JoinedStr)):
+            return
+        s, e = self.src.span(node)
+        text = self.src.text(s, e)
+        m = re.match(r'([rRuU]{0,2})(\'\'\'|"""|\'|")', text)
+        if not m or not text.endswith(m.group(2)) or len(text) < len(m.group(0)) + len(m.group(2)):
+            return
+        body = text[len(m.group(0)): len(text) - len(m.group(2))]
+        if body != node.value:
+            return
+        head = len(m.group(0).encode('utf-8'))
+        for d in re.finditer(r'\d+', body):
+            digits = d.group(0)
+            if len(digits) > 1 and digits.startswith('0'):
+                continue
+            start = s + head + len(body[:d.start()].encode('utf-8'))
+            for delta in (1, -1):
+                value = int(digits) + delta
+                if value < 0:
+                    continue
+                new = body[:d.start()] + str(value) + body[d.end():]
+                self.emit(k, 'string_digit', 'off_by_one', [(start, start + len(digits), str(value))], ast.Constant(value=new))
+        if not self.uses_re:
+            return
+        for a, b, rep, operator, bug_type in regex_edits(body):
+            start = s + head + len(body[:a].encode('utf-8'))
+            end = start + len(body[a:b].encode('utf-8'))
+            self.emit(k, operator, bug_type, [(start, end, rep)], ast.Constant(value=body[:a] + rep + body[b:]))
+
+    def seq_bound(self, seq):
+        """A sequence consumed whole loses its first or last element: `for x in xs` -> `for x in xs[1:]` /
+        `xs[:-1]` (the loop that skips one). Applied to loop and comprehension iterables, the sequence argument
+        of SEQUENCE_CONSUMERS and a returned value; ranges have range_bound, and non-sequences crash, which
+        verification discards."""
+        if isinstance(seq, UNSLICEABLE) or (isinstance(seq, ast.Subscript) and isinstance(seq.slice, ast.Slice)):
+            return
+        if isinstance(seq, ast.Call) and isinstance(seq.func, ast.Name) and seq.func.id == 'range':
+            return
+        k = self.index[id(seq)]
+        s, e = self.src.span(seq)
+        text = self.src.text(s, e)
+        for rep, sl in (('[1:]', ast.Slice(lower=ast.Constant(1))),
+                        ('[:-1]', ast.Slice(upper=ast.UnaryOp(op=ast.USub(), operand=ast.Constant(1))))):
+            expected = ast.Subscript(value=copy.deepcopy(seq), slice=sl, ctx=ast.Load())
+            self.emit(k, 'seq_bound', 'off_by_one', [(s, e, f'{text}{rep}'), (s, e, f'({text}){rep}')], expected)
+
+    def result_shift(self, value):
+        """The returned number off by one: `return area` -> `return area + 1` / `- 1`. Skips values that are
+        never numbers (comparisons, displays, strings, calls that build collections); an int literal already
+        has int_constant."""
+        if isinstance(value, NON_NUMERIC) or (isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)):
+            return
+        if isinstance(value, ast.Call):
+            f = value.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in NON_NUMERIC_CALLS:
+                return
+        self.bound(value, 'result_shift')
+
+    def negate_test(self, test):
+        """`if c:` -> `if not c:` for a test without a comparison operator to flip (`if re.search(...)`,
+        `while stack`): the truth-test form of `==` -> `!=`. A test that is already `not c` gets remove_not."""
+        if isinstance(test, ast.Compare) or (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+            return
+        k = self.index[id(test)]
+        s, e = self.src.span(test)
+        text = self.src.text(s, e)
+        expected = ast.UnaryOp(op=ast.Not(), operand=copy.deepcopy(test))
+        self.emit(k, 'negate_condition', 'wrong_comparison',
+                  [(s, e, f'not {text}'), (s, e, f'not ({text})'), (s, e, f'(not ({text}))')], expected)
+
+    def remove_not(self, k, node):
+        s, e = self.src.span(node)
+        o_s, o_e = self.src.span(node.operand)
+        text = self.src.text(o_s, o_e)
+        inner = self.src.text(s, o_s)[3:].strip()  # parentheses around the operand, if any
+        options = [(s, e, text), (s, e, f'({text})')]
+        if inner:
+            options.insert(0, (s, e, self.src.text(s, e)[3:].strip()))
+        self.emit(k, 'remove_not', 'wrong_comparison', options, copy.deepcopy(node.operand))
+
+    def swap_items(self, k, node):
+        """Two neighbouring items of a tuple or list display change places: `return (a, b)` -> `(b, a)`,
+        `x, y = y, x % y` -> `x, y = x % y, y`."""
+        elts = node.elts
+        for i in range(len(elts) - 1):
+            a, b = elts[i], elts[i + 1]
+            if isinstance(a, ast.Starred) or isinstance(b, ast.Starred) or same(a, b):
+                continue
+            a_s, a_e = self.src.span(a)
+            b_s, b_e = self.src.span(b)
+            rep = self.src.text(b_s, b_e) + self.src.text(a_e, b_s) + self.src.text(a_s, a_e)
+            expected = copy.deepcopy(node)
+            expected.elts[i], expected.elts[i + 1] = expected.elts[i + 1], expected.elts[i]
+            self.emit(k, 'swap_items', 'swap_arguments', [(a_s, b_e, rep)], expected)
 
     def binop(self, k, node):
         ops = self.op_span(node.left, node.right)
@@ -386,6 +570,21 @@ class Mutator:
             for arg in node.args:
                 if not is_int(arg) and not isinstance(arg, ast.Starred):
                     self.bound(arg, 'range_bound')
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else None
+        consumer = name in SEQUENCE_CONSUMERS and not (isinstance(node.func, ast.Name) and name in self.bound_names)
+        positions = SEQUENCE_CONSUMERS[name] if consumer else ()
+        if name in ('min', 'max') and len(node.args) != 1:
+            positions = ()  # min(a, b) compares scalars
+        if name == 'join' and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
+            positions = (0,)
+        for i, arg in enumerate(node.args):
+            if positions is None or i in positions:
+                self.seq_bound(arg)
+            elif isinstance(arg, ast.Name) and name != 'range':
+                # A variable handed to any other call: one too many or too few (`nlargest(n, xs)`), or, for a
+                # sequence, one element short; whichever the value is not crashes and is discarded.
+                self.bound(arg, 'arg_shift')
+                self.seq_bound(arg)
         args = node.args
         for i in range(len(args) - 1):
             a, b = args[i], args[i + 1]
@@ -399,9 +598,12 @@ class Mutator:
             self.emit(k, 'swap_call_args', 'swap_arguments', [(a_s, b_e, rep)], expected)
 
     def remove_guard(self, k, node, parent, field):
-        """Delete an `if` without else whose body ends in an early exit (return/raise/continue/break)."""
-        if node.orelse or not isinstance(node.body[-1], EARLY_EXIT):
+        """Delete an `if` without else: a guard whose body ends in an early exit (return/raise/continue/break),
+        or a conditional block that handles a special case in place (`if c_num: stack.append(c_num)`)."""
+        if node.orelse:
             return
+        operator = 'remove_guard' if isinstance(node.body[-1], EARLY_EXIT) else 'remove_conditional'
+
         s, e = self.src.span(node)
         line_start = self.src.line_starts[node.lineno - 1]
         if self.src.data[line_start:s].strip():
@@ -415,9 +617,9 @@ class Mutator:
         is_elif = isinstance(parent, ast.If) and field == 'orelse'
         if len(getattr(parent, field)) == 1 and not is_elif:
             indent = self.src.text(line_start, s)
-            self.emit(k, 'remove_guard', 'remove_edge_case_check', [(line_start, cut_e, f'{indent}pass\n')], ast.Pass())
+            self.emit(k, operator, 'remove_edge_case_check', [(line_start, cut_e, f'{indent}pass\n')], ast.Pass())
         else:
-            self.emit(k, 'remove_guard', 'remove_edge_case_check', [(line_start, cut_e, '')], None)
+            self.emit(k, operator, 'remove_edge_case_check', [(line_start, cut_e, '')], None)
 
 
 def defines(tree: ast.Module, name: str) -> bool:

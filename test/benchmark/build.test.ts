@@ -43,8 +43,8 @@ const tasks = [
   { task_id: 'nocall', query: 'Triple a number', function_name: 'triple_it', canonical: 'def triple_it(x):\n    return 3 * x\n',
     tests: { kind: 'asserts', tests: Array.from({ length: 7 }, (_, i) => `assert ${i} * 3 == ${3 * i}`) } },
   // Nothing to mutate.
-  { task_id: 'ident', query: 'Return the argument', function_name: 'same_thing', canonical: 'def same_thing(x):\n    return x\n',
-    tests: { kind: 'asserts', tests: Array.from({ length: 7 }, (_, i) => `assert same_thing(${i}) == ${i}`) } },
+  { task_id: 'ident', query: 'Accept anything, return nothing', function_name: 'same_thing', canonical: 'def same_thing(x):\n    return None\n',
+    tests: { kind: 'asserts', tests: Array.from({ length: 7 }, (_, i) => `assert same_thing(${i}) is None`) } },
 ];
 
 test('build: release files, rejections with reasons, byte-identical output for the same inputs and seed', async () => {

@@ -35,6 +35,15 @@ test('verification order is seeded, a permutation, round-robin over bug types, w
   assert.ok(orders.size > 1, 'the seed changes the order');
 });
 
+test('within a bug type, operators take turns: the one with most sites does not take every early slot', () => {
+  const op = (operator: string, n: number): MutationCandidate => ({ ...cand('off_by_one', n), operator, code: `c${n}` });
+  const cs = [...[1, 2, 3, 4, 5, 6, 7, 8].map((n) => op('seq_bound', n)), op('int_constant', 9), op('range_bound', 10)];
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const order = verificationOrder(cs, seed, 't');
+    assert.deepEqual(new Set(order.slice(0, 3).map((i) => cs[i].operator)), new Set(['seq_bound', 'int_constant', 'range_bound']));
+  }
+});
+
 test('selection: distinct bug types first, then distinct failing subsets, never all identical', () => {
   const a = cand('off_by_one', 1), b = cand('off_by_one', 2), c = cand('wrong_operator', 3), d = cand('off_by_one', 4), e = cand('off_by_one', 5);
   // Types first: a (off_by_one) and c (wrong_operator); then a new subset (d: [2]) before a repeated one (b: [0]).

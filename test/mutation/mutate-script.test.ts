@@ -87,7 +87,7 @@ test('the same input gives the same candidates; bad input gives a clear error, t
     { id: 'a', code: RICH, function_name: 'score' },
     { id: 'b', code: 'def broken(:\n  pass\n', function_name: 'broken' },
     { id: 'c', code: 'def other():\n    return 1\n', function_name: 'missing' },
-    { id: 'd', code: 'def h(x):\n    return x\n', function_name: 'h' },
+    { id: 'd', code: 'def h(x):\n    x.clear()\n', function_name: 'h' },
   ];
   const r1 = await enumerateMutants(reqs, { cachePath: null, workers: 2 });
   const r2 = await enumerateMutants(reqs, { cachePath: null, workers: 1 });
@@ -128,4 +128,77 @@ test('decorators and annotations are left alone; a lone guard in a block becomes
   assert.ok(lone, 'the only statement of the loop body is replaced by pass at its indentation');
   assert.ok(find(cs, 'remove_guard', '    elif k == 1:\n        return 1\n', ''), 'an elif guard is deleted with its body');
   for (const c of cs) assert.equal(Buffer.from(c.code).subarray(0, c.start).toString(), Buffer.from(code).subarray(0, c.start).toString());
+});
+
+test('operators beyond token swaps: sequences lose an end, truth tests negate, tuples swap, numbers in strings shift', async () => {
+  const code = [
+    'import re',
+    'def pick(words, text, n):',
+    '    found = re.search(r"\\w{4,}", text)',
+    '    if found:',
+    '        words.append(found.group(0))',
+    '    if not words:',
+    '        return (0, n)',
+    '    total = sum(len(w) for w in words)',
+    "    return (total, ''.join(words), [w.title() for w in words if w])",
+    '',
+  ].join('\n');
+  const cs = await mutants(code, 'pick');
+  assert.ok(find(cs, 'string_digit', '4', '5'), 'regex quantifier +1');
+  assert.ok(find(cs, 'string_digit', '4', '3'), 'regex quantifier -1');
+  assert.ok(find(cs, 'negate_condition', 'found', 'not found'));
+  assert.ok(find(cs, 'negate_condition', 'w', 'not w'), 'comprehension filter');
+  assert.ok(find(cs, 'remove_not', 'not words', 'words'));
+  assert.ok(find(cs, 'remove_conditional', '    if found:\n        words.append(found.group(0))\n', ''));
+  assert.ok(find(cs, 'swap_items', '0, n', 'n, 0'));
+  assert.ok(find(cs, 'seq_bound', 'words', 'words[1:]'), 'join argument or loop iterable');
+  assert.ok(find(cs, 'seq_bound', 'words', 'words[:-1]'));
+  assert.ok(find(cs, 'swap_method', 'search', 'match'));
+  assert.ok(find(cs, 'swap_method', 'title', 'capitalize'));
+  assert.ok(find(cs, 'regex_complement', 'w', 'W'), '\\w becomes its complement \\W');
+  assert.ok(find(cs, 'arg_shift', 'text', 'text + 1'), 'a variable passed to a call, one too many');
+  assert.ok(find(cs, 'seq_bound', 'text', 'text[:-1]'), 'a variable passed to a call, one element short');
+  // A generator expression cannot be sliced: sum(...) offers no seq_bound on it; a docstring keeps its digits.
+  assert.ok(!cs.some((c) => c.operator === 'seq_bound' && c.original.startsWith('len(w) for')));
+  const doc = await mutants('def f(s):\n    """Up to 3 items."""\n    return s.strip()\n', 'f');
+  assert.ok(!doc.some((c) => c.operator === 'string_digit'));
+  const more = await mutants('import re\ndef area(b, h, strict=True):\n    ok = re.match(r"^[a-z]+_[^0-9]+$", "x")\n    return b * h\n', 'area');
+  assert.ok(find(more, 'flip_boolean', 'True', 'False'));
+  assert.ok(find(more, 'result_shift', 'b * h', 'b * h + 1'));
+  assert.ok(find(more, 'result_shift', 'b * h', 'b * h - 1'));
+  assert.ok(find(more, 'regex_anchor', '^', ''));
+  assert.ok(find(more, 'regex_anchor', '$', ''));
+  assert.ok(find(more, 'regex_quantifier', '+', '*'));
+  assert.ok(find(more, 'regex_complement', '^', ''), '[^0-9] loses its negation');
+  assert.ok(!more.some((c) => c.operator.startsWith('regex') && c.original.includes('-')), 'class ranges untouched');
+  // Without `import re` a string is not taken for a pattern.
+  const plain = await mutants('def tag(s):\n    return s + "+"\n', 'tag');
+  assert.ok(!plain.some((c) => c.operator.startsWith('regex')));
+  for (const c of cs) assert.equal(c.bug_type, { string_digit: 'off_by_one', seq_bound: 'off_by_one', negate_condition: 'wrong_comparison', remove_not: 'wrong_comparison', swap_items: 'swap_arguments', remove_conditional: 'remove_edge_case_check', arg_shift: 'off_by_one', regex_complement: 'wrong_comparison' }[c.operator] ?? c.bug_type);
+});
+
+test('on all of MBPP: every candidate is an exact single-span splice, and nearly every task offers some', async () => {
+  const { importMbpp } = await import('../../activities/importers/mbpp.ts');
+  const { resolveSource } = await import('../../activities/benchmark/sources.ts');
+  const { tasks } = await importMbpp(resolveSource('mbpp').path);
+  assert.equal(tasks.length, 974);
+  const out = await enumerateMutants(tasks.map(({ task }) => ({ id: task.task_id, code: task.canonical, function_name: task.function_name })), { cachePath: null });
+  let total = 0;
+  const without: string[] = [];
+  out.forEach((r, i) => {
+    assert.ok(r.ok, `${tasks[i].task.task_id}: ${!r.ok ? r.error : ''}`);
+    if (!r.ok) return;
+    if (r.candidates.length === 0) without.push(tasks[i].task.task_id);
+    const canon = Buffer.from(tasks[i].task.canonical, 'utf8');
+    for (const c of r.candidates) {
+      total++;
+      const expected = Buffer.concat([canon.subarray(0, c.start), Buffer.from(c.replacement, 'utf8'), canon.subarray(c.end)]);
+      if (c.code !== expected.toString('utf8') || canon.subarray(c.start, c.end).toString('utf8') !== c.original) {
+        assert.fail(`${tasks[i].task.task_id} ${c.operator} at ${c.start}: not a single splice`);
+      }
+    }
+  });
+  assert.ok(total > 20000, `only ${total} candidates`);
+  // Before the operators of docs/mutation-operators.md, 69 tasks had none.
+  assert.ok(without.length <= 5, `no candidate for ${without.join(', ')}`);
 });

@@ -42,7 +42,7 @@ const clamp: MutationJob = {
   },
 };
 const failing: MutationJob = { task_id: 'bad', function_name: 'f', canonical: 'def f(x):\n    return x + 1\n', suite: { kind: 'asserts', tests: ['assert f(1) == 3'] } };
-const nothing: MutationJob = { task_id: 'none', function_name: 'g', canonical: 'def g(s):\n    return s\n', suite: { kind: 'asserts', tests: ['assert g("a") == "a"'] } };
+const nothing: MutationJob = { task_id: 'none', function_name: 'g', canonical: 'def g(s):\n    s.clear()\n', suite: { kind: 'asserts', tests: ['assert g([1]) is None'] } };
 
 test('selected mutants verifiably fail with wrong output; bad tasks are rejected with reasons; deterministic', async () => {
   const jobs = [failing, clamp, nothing];

@@ -321,7 +321,7 @@ class Mutator:
             elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 self.remove_not(k, node)
             elif isinstance(node, (ast.Tuple, ast.List)) and isinstance(node.ctx, ast.Load):
-                self.swap_items(k, node)
+                self.swap_neighbours(k, node, 'elts', 'swap_items')
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 index = node.slice
                 if not isinstance(index, (ast.Slice, ast.Tuple, ast.Constant)) and not (
@@ -462,20 +462,21 @@ class Mutator:
             options.insert(0, (s, e, self.src.text(s, e)[3:].strip()))
         self.emit(k, 'remove_not', 'wrong_comparison', options, copy.deepcopy(node.operand))
 
-    def swap_items(self, k, node):
-        """Two neighbouring items of a tuple or list display change places: `return (a, b)` -> `(b, a)`,
-        `x, y = y, x % y` -> `x, y = x % y, y`."""
-        elts = node.elts
-        for i in range(len(elts) - 1):
-            a, b = elts[i], elts[i + 1]
+    def swap_neighbours(self, k, node, field, operator):
+        """Two neighbouring items of node.<field> change places: call arguments (`f(a, b)` -> `f(b, a)`), or a
+        tuple or list display (`return (a, b)` -> `(b, a)`, `x, y = y, x % y` -> `x, y = x % y, y`)."""
+        items = getattr(node, field)
+        for i in range(len(items) - 1):
+            a, b = items[i], items[i + 1]
             if isinstance(a, ast.Starred) or isinstance(b, ast.Starred) or same(a, b):
                 continue
             a_s, a_e = self.src.span(a)
             b_s, b_e = self.src.span(b)
             rep = self.src.text(b_s, b_e) + self.src.text(a_e, b_s) + self.src.text(a_s, a_e)
             expected = copy.deepcopy(node)
-            expected.elts[i], expected.elts[i + 1] = expected.elts[i + 1], expected.elts[i]
-            self.emit(k, 'swap_items', 'swap_arguments', [(a_s, b_e, rep)], expected)
+            swapped = getattr(expected, field)
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            self.emit(k, operator, 'swap_arguments', [(a_s, b_e, rep)], expected)
 
     def binop(self, k, node):
         ops = self.op_span(node.left, node.right)
@@ -585,17 +586,7 @@ class Mutator:
                 # sequence, one element short; whichever the value is not crashes and is discarded.
                 self.bound(arg, 'arg_shift')
                 self.seq_bound(arg)
-        args = node.args
-        for i in range(len(args) - 1):
-            a, b = args[i], args[i + 1]
-            if isinstance(a, ast.Starred) or isinstance(b, ast.Starred) or ast.dump(a) == ast.dump(b):
-                continue
-            a_s, a_e = self.src.span(a)
-            b_s, b_e = self.src.span(b)
-            rep = self.src.text(b_s, b_e) + self.src.text(a_e, b_s) + self.src.text(a_s, a_e)
-            expected = copy.deepcopy(node)
-            expected.args[i], expected.args[i + 1] = expected.args[i + 1], expected.args[i]
-            self.emit(k, 'swap_call_args', 'swap_arguments', [(a_s, b_e, rep)], expected)
+        self.swap_neighbours(k, node, 'args', 'swap_call_args')
 
     def remove_guard(self, k, node, parent, field):
         """Delete an `if` without else: a guard whose body ends in an early exit (return/raise/continue/break),

@@ -26,17 +26,22 @@ async function mutants(code: string, fn: string): Promise<MutationCandidate[]> {
   return r.ok ? r.candidates : [];
 }
 
+/** The mutant is the canonical with exactly [start, end) replaced, and `original` is what stood there. */
+function assertSingleSplice(canonical: string, c: MutationCandidate, where: string): void {
+  const canon = Buffer.from(canonical, 'utf8');
+  const expected = Buffer.concat([canon.subarray(0, c.start), Buffer.from(c.replacement, 'utf8'), canon.subarray(c.end)]);
+  assert.equal(c.code, expected.toString('utf8'), `${where}: ${c.operator} at ${c.start}`);
+  assert.equal(canon.subarray(c.start, c.end).toString('utf8'), c.original, `${where}: ${c.operator} at ${c.start}`);
+}
+
 const find = (cs: MutationCandidate[], op: string, original: string, replacement: string) =>
   cs.find((c) => c.operator === op && c.original === original && c.replacement === replacement);
 
 test('every candidate is the canonical with exactly one byte span replaced', async () => {
   const cs = await mutants(RICH, 'score');
-  const canon = Buffer.from(RICH, 'utf8');
   assert.ok(cs.length > 30, `only ${cs.length} candidates`);
   for (const c of cs) {
-    const expected = Buffer.concat([canon.subarray(0, c.start), Buffer.from(c.replacement, 'utf8'), canon.subarray(c.end)]);
-    assert.equal(c.code, expected.toString('utf8'), `${c.operator} at ${c.start}`);
-    assert.equal(canon.subarray(c.start, c.end).toString('utf8'), c.original);
+    assertSingleSplice(RICH, c, 'RICH');
     assert.ok(c.code.includes('# keep this comment'), 'comments survive');
     assert.notEqual(c.code, RICH);
   }
@@ -189,14 +194,8 @@ test('on all of MBPP: every candidate is an exact single-span splice, and nearly
     assert.ok(r.ok, `${tasks[i].task.task_id}: ${!r.ok ? r.error : ''}`);
     if (!r.ok) return;
     if (r.candidates.length === 0) without.push(tasks[i].task.task_id);
-    const canon = Buffer.from(tasks[i].task.canonical, 'utf8');
-    for (const c of r.candidates) {
-      total++;
-      const expected = Buffer.concat([canon.subarray(0, c.start), Buffer.from(c.replacement, 'utf8'), canon.subarray(c.end)]);
-      if (c.code !== expected.toString('utf8') || canon.subarray(c.start, c.end).toString('utf8') !== c.original) {
-        assert.fail(`${tasks[i].task.task_id} ${c.operator} at ${c.start}: not a single splice`);
-      }
-    }
+    for (const c of r.candidates) assertSingleSplice(tasks[i].task.canonical, c, tasks[i].task.task_id);
+    total += r.candidates.length;
   });
   assert.ok(total > 20000, `only ${total} candidates`);
   // Before the operators of docs/mutation-operators.md, 69 tasks had none.

@@ -27,22 +27,10 @@ CREATE TABLE IF NOT EXISTS calls (
 CREATE INDEX IF NOT EXISTS calls_entry ON calls (run_id, phase, entry_id, attempt_no);
 `;
 
-export interface CallKey {
-  run_id: string;
-  phase: LedgerPhase;
-  entry_id: string;
-  attempt_no: number;
-}
+export type CallKey = Pick<LedgerCall, 'run_id' | 'phase' | 'entry_id' | 'attempt_no'>;
 
-export interface StartCall extends CallKey {
-  provider: string;
-  model: string;
-  endpoint: string;
-  reasoning_effort: string | null;
-  prompt_id: string;
-  prompt_sha256: string;
-  started_at: string;
-}
+export type StartCall = CallKey &
+  Pick<LedgerCall, 'provider' | 'model' | 'endpoint' | 'reasoning_effort' | 'prompt_id' | 'prompt_sha256' | 'started_at'>;
 
 export interface StoredResponse {
   text: string;

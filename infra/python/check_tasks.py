@@ -6,8 +6,8 @@ Our own authoring tool, not the project's gate: it executes only the curated can
 mutants of them, each in a forked child of a worker subprocess with a timeout and an address-space limit.
 Code under test from users never goes through here; that goes through the execution oracle.
 
-The mutation pre-check mirrors the six bug types the mechanical engine (issue 3) uses, so a task that this
-tool cannot give 4 wrong-output mutants of >= 3 bug types is found while the task is being written.
+The mutation pre-check enumerates with the engine's own mutate.py, limited to its token-level operators, so a
+task that cannot get 4 wrong-output mutants of >= 3 bug types from those is found while it is being written.
 
 Usage:
   check_tasks.py [--mutants] [--curated] [--mbpp PATH] [--json] [--timeout S] PATH...   (files or dirs of *.jsonl)
@@ -106,6 +106,19 @@ def static_problems(rec: object, curated: bool, domain_from_file: str | None) ->
 
 # ----------------------------------------------------------------------------------------------- mutations
 
+# The engine's own enumerator (mutate.py, next to this file), limited to its token-level operators: a task
+# whose constants, operators, comparisons and guards its tests do not pin down should be found while it is
+# written, not rescued by the wider operators (sequence bounds, returned-value shifts, ...) the build adds.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mutate import Mutator  # noqa: E402
+
+PRECHECK_OPERATORS = {
+    'int_constant', 'range_bound', 'slice_bound', 'arith_operator', 'bitwise_operator', 'aug_operator',
+    'bool_operator', 'swap_operands', 'swap_call_args', 'drop_condition', 'remove_guard', 'flip_comparison',
+    'negate_equality', 'negate_identity', 'negate_membership', 'boundary_shift',
+}
+
+
 @dataclass
 class Mutant:
     bug_type: str
@@ -116,171 +129,10 @@ class Mutant:
     outcomes: list[str] = field(default_factory=list)
 
 
-class _Src:
-    """UTF-8 byte view of a source, so ast's byte columns can be spliced without touching any other byte."""
-
-    def __init__(self, text: str):
-        self.b = text.encode()
-        self.line_starts = [0]
-        for i, ch in enumerate(self.b):
-            if ch == 0x0A:
-                self.line_starts.append(i + 1)
-
-    def off(self, line: int, col: int) -> int:
-        return self.line_starts[line - 1] + col
-
-    def span(self, node: ast.AST) -> tuple[int, int]:
-        return self.off(node.lineno, node.col_offset), self.off(node.end_lineno, node.end_col_offset)
-
-    def text(self, a: int, b: int) -> str:
-        return self.b[a:b].decode()
-
-    def splice(self, edits: list[tuple[int, int, str]]) -> str:
-        out = self.b
-        for a, b, rep in sorted(edits, reverse=True):
-            out = out[:a] + rep.encode() + out[b:]
-        return out.decode()
-
-    def op_between(self, a: int, b: int) -> tuple[int, int] | None:
-        """Span of the operator token between two operand spans (parens and whitespace are not part of it)."""
-        seg = self.b[a:b]
-        lo, hi = 0, len(seg)
-        strip = b' \t\r\n\\()'
-        while lo < hi and seg[lo] in strip:
-            lo += 1
-        while hi > lo and seg[hi - 1] in strip:
-            hi -= 1
-        if lo >= hi or b'#' in seg:
-            return None
-        return a + lo, a + hi
-
-
-BINOP_SYMBOL = {ast.Add: '+', ast.Sub: '-', ast.Mult: '*', ast.Div: '/', ast.FloorDiv: '//', ast.Mod: '%',
-                ast.Pow: '**', ast.LShift: '<<', ast.RShift: '>>', ast.BitAnd: '&', ast.BitOr: '|', ast.BitXor: '^'}
-# Replacements a mutation-testing tool would make (cosmic-ray / mutmut style arithmetic and bitwise swaps).
-BINOP_SWAP = {'+': ['-'], '-': ['+'], '*': ['+', '//'], '/': ['*', '//'], '//': ['/', '*', '%'], '%': ['//'],
-              '**': ['*'], '<<': ['>>'], '>>': ['<<'], '&': ['|', '^'], '|': ['&', '^'], '^': ['|', '&']}
-NON_COMMUTATIVE = {'-', '/', '//', '%', '**', '<<', '>>'}
-CMP_SYMBOL = {ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=', ast.Eq: '==', ast.NotEq: '!=',
-              ast.In: 'in', ast.NotIn: 'not in', ast.Is: 'is', ast.IsNot: 'is not'}
-WRONG_CMP = {'<': '>', '>': '<', '<=': '>=', '>=': '<=', '==': '!=', '!=': '==', 'in': 'not in',
-             'not in': 'in', 'is': 'is not', 'is not': 'is'}
-BOUNDARY = {'<': '<=', '<=': '<', '>': '>=', '>=': '>'}
-
-
-def _needs_parens(node: ast.AST) -> bool:
-    return not isinstance(node, (ast.Name, ast.Constant, ast.Attribute, ast.Call, ast.Subscript))
-
-
-def _early_exit(stmt: ast.If) -> bool:
-    """An edge-case guard: an `if` without else whose body ends by returning, raising or skipping."""
-    return not stmt.orelse and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
-
-
 def enumerate_mutants(code: str, function_name: str) -> list[Mutant]:
-    """Every single-edit mutant of the six bug types at every site, in source order (deterministic)."""
-    src = _Src(code)
-    tree = ast.parse(code)
-    out: list[Mutant] = []
-
-    def add(bug_type: str, operator: str, node: ast.AST, edits: list[tuple[int, int, str]], what: str) -> None:
-        new = src.splice(edits)
-        if new == code:
-            return
-        out.append(Mutant(bug_type, operator, getattr(node, 'lineno', 0), what, new))
-
-    for node in ast.walk(tree):
-        # off_by_one: integer constants +-1; range() arguments and slice bounds +-1.
-        if isinstance(node, ast.Constant) and type(node.value) is int:
-            a, b = src.span(node)
-            for d in (1, -1):
-                v = node.value + d
-                add('off_by_one', 'const', node, [(a, b, str(v))], f'{node.value} -> {v}')
-        bounds: list[ast.AST] = []
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == 'range':
-            bounds = list(node.args)
-        if isinstance(node, ast.Slice):
-            bounds = [x for x in (node.lower, node.upper) if x is not None]
-        for bnd in bounds:
-            if isinstance(bnd, ast.Constant):
-                continue  # already covered by the constant operator
-            a, b = src.span(bnd)
-            t = src.text(a, b)
-            t = f'({t})' if _needs_parens(bnd) else t
-            for d in ('+ 1', '- 1'):
-                add('off_by_one', 'bound', bnd, [(a, b, f'{t} {d}')], f'bound {src.text(a, b)} {d}')
-        # wrong_operator / swap_arguments on binary operators.
-        if isinstance(node, (ast.BinOp, ast.AugAssign)):
-            left = node.left if isinstance(node, ast.BinOp) else node.target
-            right = node.right if isinstance(node, ast.BinOp) else node.value
-            sym = BINOP_SYMBOL.get(type(node.op))
-            la, lb = src.span(left)
-            ra, rb = src.span(right)
-            sp = src.op_between(lb, ra)
-            if sym and sp:
-                cur = src.text(*sp)
-                for rep in BINOP_SWAP.get(sym, []):
-                    new = rep + '=' if isinstance(node, ast.AugAssign) else rep
-                    add('wrong_operator', 'binop', node, [(sp[0], sp[1], new)], f'{cur} -> {new}')
-                if isinstance(node, ast.BinOp) and sym in NON_COMMUTATIVE:
-                    add('swap_arguments', 'operands', node,
-                        [(la, lb, src.text(ra, rb)), (ra, rb, src.text(la, lb))], f'swap operands of {sym}')
-        if isinstance(node, ast.BoolOp):
-            for i in range(1, len(node.values)):
-                sp = src.op_between(src.span(node.values[i - 1])[1], src.span(node.values[i])[0])
-                if sp:
-                    cur = src.text(*sp)
-                    new = 'or' if cur == 'and' else 'and'
-                    add('wrong_operator', 'boolop', node, [(sp[0], sp[1], new)], f'{cur} -> {new}')
-            # remove_edge_case_check: drop one condition of a boolean test.
-            for i in range(len(node.values)):
-                if i == 0:
-                    a, b = src.span(node.values[0])[0], src.span(node.values[1])[0]
-                else:
-                    a, b = src.span(node.values[i - 1])[1], src.span(node.values[i])[1]
-                add('remove_edge_case_check', 'drop_condition', node, [(a, b, '')], f'drop condition {i}')
-        # swap_arguments on calls with two or more positional arguments.
-        if isinstance(node, ast.Call) and len(node.args) >= 2 and not any(isinstance(x, ast.Starred) for x in node.args):
-            for i in range(len(node.args) - 1):
-                a1, b1 = src.span(node.args[i])
-                a2, b2 = src.span(node.args[i + 1])
-                add('swap_arguments', 'call_args', node, [(a1, b1, src.text(a2, b2)), (a2, b2, src.text(a1, b1))],
-                    f'swap args {i},{i + 1}')
-        # wrong_comparison / off_by_one_boundary.
-        if isinstance(node, ast.Compare):
-            prev = node.left
-            for op, comp in zip(node.ops, node.comparators):
-                sp = src.op_between(src.span(prev)[1], src.span(comp)[0])
-                prev = comp
-                if not sp:
-                    continue
-                cur = CMP_SYMBOL[type(op)]
-                if cur in WRONG_CMP:
-                    add('wrong_comparison', 'cmp', node, [(sp[0], sp[1], WRONG_CMP[cur])], f'{cur} -> {WRONG_CMP[cur]}')
-                if cur in BOUNDARY:
-                    add('off_by_one_boundary', 'boundary', node, [(sp[0], sp[1], BOUNDARY[cur])],
-                        f'{cur} -> {BOUNDARY[cur]}')
-        # remove_edge_case_check: delete an early-exit `if` guard (whole lines), or `pass` if it is alone.
-        if isinstance(node, (ast.FunctionDef, ast.For, ast.While, ast.If, ast.With, ast.Try)):
-            for body in (node.body, getattr(node, 'orelse', [])):
-                for stmt in body:
-                    if isinstance(stmt, ast.If) and _early_exit(stmt):
-                        a = src.line_starts[stmt.lineno - 1]
-                        b = src.line_starts[stmt.end_lineno] if stmt.end_lineno < len(src.line_starts) else len(src.b)
-                        indent = src.text(a, src.off(stmt.lineno, stmt.col_offset))
-                        rep = '' if len(body) > 1 else f'{indent}pass\n'
-                        add('remove_edge_case_check', 'delete_guard', stmt, [(a, b, rep)],
-                            f'delete guard at line {stmt.lineno}')
-    # Keep only mutants that parse and still define the function (as the engine does).
-    kept = []
-    for m in out:
-        try:
-            t = ast.parse(m.code)
-        except SyntaxError:
-            continue
-        if any(isinstance(s, ast.FunctionDef) and s.name == function_name for s in t.body):
-            kept.append(m)
-    return kept
+    """The pre-check's single-edit mutants, in the engine's (deterministic) order."""
+    return [Mutant(c['bug_type'], c['operator'], c['line'], f"{c['original'].strip()} -> {c['replacement'].strip()}", c['code'])
+            for c in Mutator(code, function_name).run() if c['operator'] in PRECHECK_OPERATORS]
 
 
 # ----------------------------------------------------------------------------------------------- execution

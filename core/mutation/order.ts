@@ -31,24 +31,27 @@ function shuffled<T>(items: readonly T[], rng: Xoshiro128): T[] {
 export function verificationOrder(candidates: readonly MutationCandidate[], seed: number, taskId: string): number[] {
   const rng = new Xoshiro128(fnv1a(`${seed}:${taskId}`));
   const tiers = [false, true].map((inWhile) => {
-    const byType = new Map<string, number[]>();
-    candidates.forEach((c, i) => {
-      if (c.in_while !== inWhile) return;
-      const list = byType.get(c.bug_type) ?? [];
-      list.push(i);
-      byType.set(c.bug_type, list);
-    });
+    const byType = groupBy(candidates.flatMap((c, i) => (c.in_while === inWhile ? [i] : [])), (i) => candidates[i].bug_type);
     const types = shuffled([...byType.keys()].sort(), rng);
     // Within a type, operators take turns too: otherwise the operator with the most sites (dropping an item
     // of a sequence) would fill nearly every off_by_one slot and crowd out constants and range bounds.
     const queues = types.map((t) => {
-      const byOperator = new Map<string, number[]>();
-      for (const i of byType.get(t)!) byOperator.set(candidates[i].operator, [...(byOperator.get(candidates[i].operator) ?? []), i]);
+      const byOperator = groupBy(byType.get(t)!, (i) => candidates[i].operator);
       return roundRobin(shuffled([...byOperator.keys()].sort(), rng).map((op) => shuffled(byOperator.get(op)!, rng)));
     });
     return roundRobin(queues);
   });
   return [...tiers[0], ...tiers[1]];
+}
+
+function groupBy(indices: readonly number[], key: (i: number) => string): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const i of indices) {
+    const list = groups.get(key(i));
+    if (list) list.push(i);
+    else groups.set(key(i), [i]);
+  }
+  return groups;
 }
 
 function roundRobin(queues: readonly number[][]): number[] {

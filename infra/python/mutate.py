@@ -286,7 +286,7 @@ class Mutator:
     def run(self) -> list[dict]:
         for k, (node, parent, field, idx, in_func, _) in enumerate(self.nodes):
             if isinstance(node, ast.Constant):
-                self.int_constant(k, node, parent)
+                self.constant(k, node, parent)
             elif isinstance(node, ast.BinOp):
                 self.binop(k, node)
             elif isinstance(node, ast.AugAssign):
@@ -348,15 +348,17 @@ class Mutator:
         expected.attr = new
         self.emit(k, 'swap_method', 'wrong_operator', [(s, e, new)], expected)
 
-    def int_constant(self, k, node, parent):
+    def constant(self, k, node, parent):
         if type(node.value) is str:
             self.string_literal(k, node, parent)
-        if type(node.value) is bool:
+        elif type(node.value) is bool:
             s, e = self.src.span(node)
             new = not node.value
             self.emit(k, 'flip_boolean', 'wrong_comparison', [(s, e, str(new))], ast.Constant(value=new))
-        if type(node.value) is not int:
-            return
+        elif type(node.value) is int:
+            self.int_constant(k, node)
+
+    def int_constant(self, k, node):
         # `-1` is UnaryOp(USub, 1): shifting the 1 is still a +-1 change of the written number.
         s, e = self.src.span(node)
         for delta in (1, -1):
@@ -456,10 +458,8 @@ class Mutator:
         s, e = self.src.span(node)
         o_s, o_e = self.src.span(node.operand)
         text = self.src.text(o_s, o_e)
-        inner = self.src.text(s, o_s)[3:].strip()  # parentheses around the operand, if any
-        options = [(s, e, text), (s, e, f'({text})')]
-        if inner:
-            options.insert(0, (s, e, self.src.text(s, e)[3:].strip()))
+        # First what follows `not` as written (the operand's own parentheses kept), then bare, then parenthesised.
+        options = [(s, e, self.src.text(s, e)[3:].strip()), (s, e, text), (s, e, f'({text})')]
         self.emit(k, 'remove_not', 'wrong_comparison', options, copy.deepcopy(node.operand))
 
     def swap_neighbours(self, k, node, field, operator):

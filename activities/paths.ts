@@ -1,6 +1,6 @@
 import { dirname, join, resolve, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 
 /** The repository root (where package.json lives), whatever the current directory. */
 export function projectRoot(): string {
@@ -16,4 +16,13 @@ export function stateDir(): string {
 export function resolveRunDir(run: string): string {
   if (isAbsolute(run) || run.includes('/') || existsSync(run)) return resolve(run);
   return join(projectRoot(), 'runs', run);
+}
+
+/** The JSONL files a path names: the file itself, or every *.jsonl in a directory (sorted). */
+export function jsonlFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(path, f));
 }

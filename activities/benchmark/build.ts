@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { jsonlFiles } from '../paths.ts';
 import type { Task } from '../../schemas/task.ts';
 import { getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
@@ -70,11 +71,6 @@ function testSources(task: Task): string[] {
 }
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-function sourceFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f));
-}
 
 function countBy<T>(items: readonly T[], key: (t: T) => string, numeric = false): Record<string, number> {
   const m = new Map<string, number>();
@@ -152,7 +148,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   );
   const manifest: BuildManifest = {
     format: 'execretrieval-release/1',
-    source: { kind: src.kind, files: sourceFiles(src.path).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })) },
+    source: { kind: src.kind, files: jsonlFiles(src.path).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })) },
     seed: opts.seed,
     profile: profile.name,
     mutation: {

@@ -1,14 +1,11 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { jsonlFiles } from '../paths.ts';
 import { Task } from '../../schemas/task.ts';
 import { readJsonl } from './jsonlReader.ts';
 import type { ImportResult } from './types.ts';
 
 /** Task JSONL in the project's own schema (e.g. data/tasks/curated/*.jsonl): a file, or a directory of them. */
 export function importTaskFiles(path: string): ImportResult {
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f))
-    : [path];
+  const files = jsonlFiles(path);
   const out: ImportResult = { tasks: [], rejections: [] };
   for (const file of files) {
     const { records, rejections } = readJsonl(file);

@@ -1,13 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { jsonlFiles } from '../paths.ts';
 import type { GoldCase } from '../../schemas/gold.ts';
 import { parseGoldJsonl, type GoldError } from '../../core/repo/goldParse.ts';
 
 /** Loads gold cases from a .jsonl file or every *.jsonl under a directory; every bad case is reported. */
 export function loadGold(path: string): { cases: GoldCase[]; errors: GoldError[] } {
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(path, f))
-    : [path];
+  const files = jsonlFiles(path);
   const cases: GoldCase[] = [];
   const errors: GoldError[] = [];
   const firstFile = new Map<string, string>();

@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { jsonlFiles } from '../paths.ts';
 import { Task } from '../../schemas/task.ts';
 import { parseJsonl } from '../../core/jsonl.ts';
 
@@ -13,15 +13,6 @@ export interface LoadError {
   line: number;
   field?: string;
   message: string;
-}
-
-/** The JSONL files a path names: the file itself, or every *.jsonl in a directory (sorted). */
-export function jsonlFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .filter((f) => f.endsWith('.jsonl'))
-    .sort()
-    .map((f) => join(path, f));
 }
 
 /**

@@ -3,8 +3,7 @@ import { assignEntryIds, dedupRegistry, type Dropped } from '../../core/generati
 import type { AttemptSummary, EntryResult, EntryStatus, RegistryEntry } from '../../core/generation/types.ts';
 import { ledgerAt } from '../ledger/ledger.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
-import { registryFromTasks } from './execActivities.ts';
-import { readEntryResult, readRegistry, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
+import { readEntryResult, readRegistry, registryFromTasks, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
 
 export type EntrySource = { kind: 'registry'; path: string } | { kind: 'tasks'; path: string };
 

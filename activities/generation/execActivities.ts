@@ -17,7 +17,7 @@ import { mutateAndVerify } from '../mutation/verify.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { loadTasks } from '../tasks/loadTasks.ts';
 import type { GenerateOutcome } from './llmActivities.ts';
-import { listEntryResults, readRegistry, runPaths } from './runFiles.ts';
+import { listEntryResults, runPaths } from './runFiles.ts';
 import { toTemporalFailure, withHeartbeat } from './temporalErrors.ts';
 
 export interface ExecActivityDeps {
@@ -200,12 +200,3 @@ export function createExecActivities(deps: ExecActivityDeps) {
 }
 export type ExecActivities = ReturnType<typeof createExecActivities>;
 
-/** Registry entries for the mechanical generator: the tasks themselves (they already carry the query). */
-export function registryFromTasks(tasksPath: string): { entries: RegistryEntry[]; problems: { file: string; line: number; field?: string; message: string }[] } {
-  const { items, errors } = loadTasks(tasksPath);
-  return {
-    entries: items.map(({ task }) => ({ entry_id: task.task_id, function_name: task.function_name, query: task.query, domain: task.domain ?? 'unknown' })),
-    problems: errors,
-  };
-}
-export { readRegistry };

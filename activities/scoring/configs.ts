@@ -11,8 +11,8 @@ export const BM25_CONFIG_ID = 'bm25';
 /**
  * Configurations of a run: every `embeddings/<config_id>/` holding `queries.arrow` and `corpus.arrow` (what
  * the embedding sweep writes), plus the BM25 baseline, which has no matrices and is ranked from the texts
- * (k1 = 1.5, b = 0.75 as in the registry's `bm25` entry). `only` restricts and orders the list; an id in
- * `only` with no matrices is reported, not silently dropped.
+ * (k1 = 1.5, b = 0.75 as in the registry's `bm25` entry). `only` restricts and orders the list (first
+ * occurrence wins, repeats are dropped); an id in `only` with no matrices is reported, not silently dropped.
  */
 export function discoverConfigs(
   runDir: string,
@@ -33,8 +33,10 @@ export function discoverConfigs(
   }
   if (!opts.only) return { configs: all, missing: [] };
   const byId = new Map(all.map((c) => [c.config_id, c]));
+  // A repeated id (`--configs bm25,x,bm25`) would be scored twice and collide in the statistics.
+  const only = [...new Set(opts.only)];
   return {
-    configs: opts.only.filter((id) => byId.has(id)).map((id) => byId.get(id)!),
-    missing: opts.only.filter((id) => !byId.has(id)),
+    configs: only.filter((id) => byId.has(id)).map((id) => byId.get(id)!),
+    missing: only.filter((id) => !byId.has(id)),
   };
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
+import { BM25_CONFIG_ID } from '../../activities/scoring/configs.ts';
 
 /**
  * The main job end to end: build a benchmark (mechanical distractors, five gates) → embed it under every
@@ -33,7 +34,10 @@ export function registerRun(program: Command): void {
         console.error(`== build: ${benchmark} exists (use --rebuild to build again)`);
       }
       await step('embed', ['embed', runDir, ...(opts.configs ? ['--configs', opts.configs] : [])]);
-      await step('score', ['score', runDir, ...(opts.configs ? ['--configs', `${opts.configs},bm25`] : [])]);
+      // The BM25 baseline is always scored; append it only when the user did not list it already.
+      const scoreConfigs = opts.configs ? opts.configs.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      if (scoreConfigs && !scoreConfigs.includes(BM25_CONFIG_ID)) scoreConfigs.push(BM25_CONFIG_ID);
+      await step('score', ['score', runDir, ...(scoreConfigs ? ['--configs', scoreConfigs.join(',')] : [])]);
       console.error(`\nreport: ${join(runDir, 'report', 'report.md')} and report.html`);
     });
 }

@@ -72,4 +72,8 @@ test('configs: dense directories with both matrices, BM25 added, --configs order
     const only = discoverConfigs(dir, { only: ['bm25', 'b-model', 'half', 'zzz'] });
     assert.deepEqual(only.configs.map((c) => c.config_id), ['bm25', 'b-model']);
     assert.deepEqual(only.missing, ['half', 'zzz']);
+    // `run --configs bm25,x` used to pass `bm25,x,bm25`: a repeated id is scored once, at its first place.
+    const repeated = discoverConfigs(dir, { only: ['bm25', 'a-model', 'zzz', 'bm25', 'zzz'] });
+    assert.deepEqual(repeated.configs.map((c) => c.config_id), ['bm25', 'a-model']);
+    assert.deepEqual(repeated.missing, ['zzz']);
   }));

@@ -1,7 +1,7 @@
 import { Task } from '../../schemas/task.ts';
 import { inferFunctionNames } from './functionName.ts';
 import { normalizeNewlines, readJsonl } from './jsonlReader.ts';
-import type { ImportResult } from './types.ts';
+import { invalidField, type ImportResult } from './types.ts';
 
 /**
  * Which field of a foreign record holds what. `tests` holds either a list of assert statements or one program
@@ -87,9 +87,10 @@ export async function importMappedJsonl(file: string, mapping: FieldMapping, dat
     const parsed = Task.safeParse(r.task);
     if (parsed.success) tasks.push({ task: parsed.data, file, line: r.line });
     else {
-      const issue = parsed.error.issues[0];
-      const field = issue.path[0] === 'query' ? mapping.query : issue.path.join('.') || '(record)';
-      rejections.push({ file, line: r.line, task_id: r.task.task_id as string, field, code: 'INVALID_FIELD', message: issue.message });
+      const invalid = invalidField(parsed.error);
+      // The query's field is named as the user mapped it.
+      const field = parsed.error.issues[0].path[0] === 'query' ? mapping.query : invalid.field;
+      rejections.push({ file, line: r.line, task_id: r.task.task_id as string, ...invalid, field });
     }
   }
   rejections.sort((a, b) => a.line - b.line);

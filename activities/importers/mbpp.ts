@@ -1,7 +1,7 @@
 import { Task } from '../../schemas/task.ts';
 import { inferFunctionNames } from './functionName.ts';
 import { normalizeNewlines, readJsonl } from './jsonlReader.ts';
-import type { ImportResult } from './types.ts';
+import { invalidField, type ImportResult } from './types.ts';
 
 /**
  * MBPP (Austin et al., 2021) JSONL to tasks: `text` is the query, `code` the canonical, `test_list` the assert
@@ -46,8 +46,7 @@ export async function importMbpp(file: string): Promise<ImportResult> {
       source: { dataset: 'mbpp', ref: r.id.slice('mbpp_'.length) },
     });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      rejections.push({ file, line: r.line, task_id: r.id, field: issue.path.join('.') || '(record)', code: 'INVALID_FIELD', message: issue.message });
+      rejections.push({ file, line: r.line, task_id: r.id, ...invalidField(parsed.error) });
       return;
     }
     tasks.push({ task: parsed.data, file, line: r.line });

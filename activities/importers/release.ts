@@ -2,9 +2,7 @@ import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import { Task, type Distractor } from '../../schemas/task.ts';
 import { readJsonl } from './jsonlReader.ts';
 import { releaseFromTasks } from '../../core/release/fromTasks.ts';
-import type { ImportResult } from './types.ts';
-
-export { queryId } from '../../core/release/fromTasks.ts';
+import { invalidField, type ImportResult } from './types.ts';
 
 /** Tasks to the paper's release format (see core/release/fromTasks.ts); the task id travels in `metadata`. */
 export function toRelease(tasks: readonly Task[]): { queries: QueryRecord[]; corpus: CorpusRecord[] } {
@@ -30,8 +28,7 @@ export function importRelease(queriesFile: string, corpusFile: string): ImportRe
   for (const { line, value } of c.records) {
     const parsed = CorpusRecord.safeParse(value);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      out.rejections.push({ file: corpusFile, line, field: issue.path.join('.') || '(record)', code: 'INVALID_FIELD', message: issue.message });
+      out.rejections.push({ file: corpusFile, line, ...invalidField(parsed.error) });
     } else if (items.has(parsed.data.corpus_id)) {
       out.rejections.push({ file: corpusFile, line, field: 'corpus_id', code: 'DUPLICATE_CORPUS_ID', message: `corpus_id "${parsed.data.corpus_id}" appears twice` });
     } else items.set(parsed.data.corpus_id, parsed.data);
@@ -41,8 +38,8 @@ export function importRelease(queriesFile: string, corpusFile: string): ImportRe
     const reject = (field: string, code: string, message: string, task_id?: string) =>
       out.rejections.push({ file: queriesFile, line, task_id, field, code, message });
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      reject(issue.path.join('.') || '(record)', 'INVALID_FIELD', issue.message);
+      const { field, code, message } = invalidField(parsed.error);
+      reject(field, code, message);
       continue;
     }
     const r = parsed.data;
@@ -72,8 +69,8 @@ export function importRelease(queriesFile: string, corpusFile: string): ImportRe
       ...(Object.keys(metadata).length ? { metadata } : {}),
     });
     if (!task.success) {
-      const issue = task.error.issues[0];
-      reject(issue.path.join('.') || '(record)', 'INVALID_FIELD', issue.message, task_id);
+      const { field, code, message } = invalidField(task.error);
+      reject(field, code, message, task_id);
       continue;
     }
     out.tasks.push({ task: task.data, file: queriesFile, line });

@@ -1,7 +1,7 @@
 import { jsonlFiles } from '../paths.ts';
 import { Task } from '../../schemas/task.ts';
 import { readJsonl } from './jsonlReader.ts';
-import type { ImportResult } from './types.ts';
+import { invalidField, type ImportResult } from './types.ts';
 
 /** Task JSONL in the project's own schema (e.g. data/tasks/curated/*.jsonl): a file, or a directory of them. */
 export function importTaskFiles(path: string): ImportResult {
@@ -14,11 +14,7 @@ export function importTaskFiles(path: string): ImportResult {
       const parsed = Task.safeParse(value);
       if (parsed.success) out.tasks.push({ task: parsed.data, file, line });
       else {
-        const issue = parsed.error.issues[0];
-        out.rejections.push({
-          file, line, task_id: typeof value.task_id === 'string' ? value.task_id : undefined,
-          field: issue.path.join('.') || '(record)', code: 'INVALID_FIELD', message: issue.message,
-        });
+        out.rejections.push({ file, line, task_id: typeof value.task_id === 'string' ? value.task_id : undefined, ...invalidField(parsed.error) });
       }
     }
   }

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Task } from '../../schemas/task.ts';
 
 /** A task read from a file, with where it came from (for error messages and the gate's report). */
@@ -24,4 +25,10 @@ export interface ImportResult {
 
 export function formatRejection(r: ImportRejection): string {
   return `${r.file}:${r.line}${r.task_id ? ` (${r.task_id})` : ''} ${r.field}: ${r.code}: ${r.message}`;
+}
+
+/** The field, code and message of a record that failed its schema: the first issue, its path dotted. */
+export function invalidField(error: z.ZodError): Pick<ImportRejection, 'field' | 'code' | 'message'> {
+  const issue = error.issues[0];
+  return { field: issue.path.join('.') || '(record)', code: 'INVALID_FIELD', message: issue.message };
 }

@@ -3,7 +3,7 @@ import type { MutationCandidate } from './types.ts';
 
 /** FNV-1a (32-bit) of a string: turns (seed, task id) into a per-task PRNG seed, so one task's order does not
  * depend on which other tasks are in the batch. */
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     h ^= byte;

@@ -3,7 +3,7 @@ import type { Task } from '../../schemas/task.ts';
 import { releaseIntegrity } from '../gate/integrity.ts';
 
 /** `q_0001`-style query ids in task order (wider when there are more than 9,999 tasks). */
-export function queryId(index: number, total: number): string {
+function queryId(index: number, total: number): string {
   return `q_${String(index + 1).padStart(Math.max(4, String(total).length), '0')}`;
 }
 

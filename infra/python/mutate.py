@@ -19,6 +19,7 @@ with a wrong label). Offsets are UTF-8 byte offsets into the code as given.
 from __future__ import annotations
 
 import ast
+import bisect
 import copy
 import json
 import re
@@ -151,14 +152,7 @@ class Source:
         return self.data[start:end].decode('utf-8')
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self.line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.line_starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        return bisect.bisect_right(self.line_starts, offset)
 
     def find_op(self, start: int, end: int) -> tuple[int, int] | None:
         """The operator token in data[start:end], skipping parentheses, whitespace and comments around it."""

@@ -5,15 +5,7 @@
  * One pass with a small sorted buffer: O(N log k) worst case, O(N) when the threshold rejects most items.
  */
 
-/** 32-bit FNV-1a over the UTF-16 code units: cheap, stable across runs and platforms. */
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+import { fnv1a32 } from '../hash.ts';
 
 /**
  * Tie order: by a hash of the corpus id, then the id itself. Plain id order would be biased: release ids put
@@ -22,7 +14,7 @@ function fnv1a(s: string): number {
  * rule deterministic while making it blind to what the id says.
  */
 export function idOrderOf(ids: readonly string[]): Int32Array {
-  const keys = ids.map(fnv1a);
+  const keys = ids.map(fnv1a32);
   const perm = ids.map((_, i) => i).sort((a, b) => keys[a] - keys[b] || (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
   const order = new Int32Array(ids.length);
   perm.forEach((item, pos) => (order[item] = pos));

@@ -22,7 +22,7 @@ export function writeRankingsParquet(path: string, configId: string, rankings: r
     corpus_id: vectorFromArray(cid, new Utf8()),
     score: vectorFromArray(score, new Float64()),
   });
-  writeParquet(path, table, { config_id: configId, tie_break: 'score desc, corpus_id asc' });
+  writeParquet(path, table, { config_id: configId, tie_break: 'score desc, then 32-bit FNV-1a of corpus_id (UTF-16 code units) asc, then corpus_id asc' });
 }
 
 export function readRankingsParquet(path: string): { query_id: string; rank: number; corpus_id: string; score: number }[] {

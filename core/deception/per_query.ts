@@ -28,9 +28,9 @@ export interface DeceptionRecord {
   /** 1 when at least one own distractor outranks the canonical. */
   deceived: 0 | 1;
   /**
-   * 1 when an own distractor has exactly the canonical's score. The id tie-break then decides, and
-   * `<query>_canonical` sorts before `<query>_d1`, so ties favour the canonical: reported so readers can see
-   * how much of a retriever's score rests on ties (BM25 ties whenever the edit changes no token).
+   * 1 when an own distractor has exactly the canonical's score. The tie-break (a hash of the corpus id, blind
+   * to which item is the canonical) then decides, not the retriever: reported so readers can see how much of
+   * a retriever's score rests on ties (BM25 ties whenever the edit changes no token).
    */
   tied: 0 | 1;
   /** 1 when the rank-1 snippet fails the query's tests. */

@@ -6,7 +6,8 @@ import { checkK } from './exec_at_k.ts';
  * DCG of the ideal ranking of the relevant set truncated at k. Labels, not execution: this is the paper's
  * identity-based metric next to the execution-based ones. No relevant ids gives 0 (trec_eval skips such
  * queries; we keep every query in the mean and never have an empty set, the schema requires one).
- * `ranked` must be in rank order and already tie-broken (ours: score desc, then corpus_id asc).
+ * `ranked` must be in rank order and already tie-broken (ours: score desc, then a hash of corpus_id,
+ * see core/ranking/topk.ts idOrderOf).
  */
 export function ndcgAtK(ranked: readonly string[], relevant: ReadonlySet<string>, k: number): number {
   checkK(k);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Chunk, IndexManifest, InventoryEntry } from '../../schemas/repoIndex.ts';
+import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import { writeFileAtomic, writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 
 /**
@@ -24,17 +25,22 @@ export class IndexInvalidError extends Error {
   }
 }
 
-function readJsonl<T>(path: string, parse: (v: unknown) => T): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      try {
-        return parse(JSON.parse(l));
-      } catch (e) {
-        throw new IndexInvalidError(`${path}:${i + 1}: ${(e as Error).message}`);
-      }
-    });
+/**
+ * Every record of a JSONL file, all or nothing: the first line that is not JSON or fails the schema throws
+ * `fail(...)` naming the file and its line (as numbered in the file, blank lines included).
+ */
+export function readJsonlStrict<T>(path: string, schema: SafeParser<T>, fail: (message: string) => Error = (m) => new Error(m)): T[] {
+  const out: T[] = [];
+  parseJsonl(readFileSync(path, 'utf8'), schema, {
+    record: (_, value) => out.push(value),
+    badJson: (line, message) => {
+      throw fail(`${path}:${line}: invalid JSON: ${message}`);
+    },
+    invalid: (line, issues) => {
+      throw fail(`${path}:${line}: ${issues[0].field || '(record)'}: ${issues[0].message}`);
+    },
+  });
+  return out;
 }
 
 export function writeManifest(dir: string, manifest: IndexManifest): void {
@@ -68,8 +74,9 @@ export function readManifest(dir: string): IndexManifest {
 export function loadIndex(dir: string): LoadedIndex {
   const manifest = readManifest(dir);
   if (!manifest.completed) throw new IndexInvalidError(`${join(dir, 'manifest.json')}: index build ${manifest.index_build_id} is not completed; the run is invalid`);
-  const inventory = readJsonl(join(dir, 'inventory.jsonl'), (v) => InventoryEntry.parse(v));
-  const chunks = readJsonl(join(dir, 'chunks.jsonl'), (v) => Chunk.parse(v));
+  const invalid = (m: string) => new IndexInvalidError(m);
+  const inventory = readJsonlStrict(join(dir, 'inventory.jsonl'), InventoryEntry, invalid);
+  const chunks = readJsonlStrict(join(dir, 'chunks.jsonl'), Chunk, invalid);
   if (chunks.length !== manifest.chunk_count) {
     throw new IndexInvalidError(`${dir}: manifest says ${manifest.chunk_count} chunks, chunks.jsonl has ${chunks.length}`);
   }

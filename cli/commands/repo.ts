@@ -11,7 +11,7 @@ import { formatGoldError } from '../../core/repo/goldParse.ts';
 import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
 import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
 import { buildIndex } from '../../activities/repo/indexBuild.ts';
-import { loadIndex } from '../../activities/repo/indexStore.ts';
+import { loadIndex, readJsonlStrict } from '../../activities/repo/indexStore.ts';
 import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
 import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun.ts';
@@ -55,19 +55,7 @@ function parseRerankWeights(spec: string): RerankWeights {
 function readResults(dir: string): CaseResult[] {
   const path = join(dir, 'results.jsonl');
   if (!existsSync(path)) throw new Error(`${path}: no results (run \`execretrieval repo eval\` first)`);
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
-    const r = CaseResult.safeParse(JSON.parse(l));
-    if (!r.success) throw new Error(`${path}:${i + 1} ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-    return r.data;
-  });
-}
-
-function readRecords(path: string): RetrievalRecord[] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
-    const r = RetrievalRecord.safeParse(JSON.parse(l));
-    if (!r.success) throw new Error(`${path}:${i + 1} ${r.error.issues[0].path.join('.')}: ${r.error.issues[0].message}`);
-    return r.data;
-  });
+  return readJsonlStrict(path, CaseResult);
 }
 
 function printSummary(out: EvalRunOutput): void {
@@ -172,7 +160,7 @@ export function registerRepo(program: Command): void {
         repoDir: resolve(o.repo),
         mode: o.mode === 'recorded' ? 'recorded' : 'live',
         configs,
-        recorded: o.mode === 'recorded' ? readRecords(resolve(o.recorded ?? '')) : undefined,
+        recorded: o.mode === 'recorded' ? readJsonlStrict(resolve(o.recorded ?? ''), RetrievalRecord) : undefined,
         embedder,
       });
       const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;

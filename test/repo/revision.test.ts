@@ -83,6 +83,19 @@ test('an incomplete index manifest makes the run invalid instead of borrowing me
   assert.equal(loadIndex(index.dir).chunks.length, index.chunks.length, 'a completed manifest loads the same chunks');
 });
 
+test('a bad line in chunks.jsonl makes the index invalid, naming the file and its line (blank lines counted)', async () => {
+  const index = await indexAt(r.dir, oldRev);
+  const path = join(index.dir, 'chunks.jsonl');
+  const text = readFileSync(path, 'utf8');
+  const [first, ...rest] = text.split('\n');
+  writeFileSync(path, [first, '', '{not json', ...rest].join('\n'));
+  assert.throws(() => loadIndex(index.dir), (e: unknown) => e instanceof IndexInvalidError && e.message.startsWith(`${path}:3: invalid JSON: `));
+  writeFileSync(path, [first, '', JSON.stringify({ ...JSON.parse(first), file: 7 }), ...rest].join('\n'));
+  assert.throws(() => loadIndex(index.dir), (e: unknown) => e instanceof IndexInvalidError && e.message.startsWith(`${path}:3: file: `));
+  writeFileSync(path, text);
+  assert.deepEqual(loadIndex(index.dir).chunks, index.chunks);
+});
+
 test('recorded mode replays stored rankings through the same evaluator with the same results', async () => {
   const index = await indexAt(r.dir, oldRev);
   const live = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'live', configs: [DEFAULT_PIPELINE, cfg] });

@@ -83,12 +83,9 @@ export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildB
     return continueAsNew<typeof buildBenchmark>({ ...input, offset: next, tally });
   }
 
-  // Query numbering follows registry order, so the whole registry's ids are needed (not just this page).
-  const order: string[] = [];
-  for (let o = 0; o < page.total; o += 1000) {
-    const p = await def.loadRegistryPage({ source: input.source, offset: o, limit: 1000 });
-    order.push(...p.entries.map((e) => e.entry_id));
-  }
+  // Query numbering follows registry order, so the whole registry's ids are needed (not just this page):
+  // one activity call returning ids only, so full entries never land in this run's history.
+  const order = await def.registryOrder({ source: input.source });
   const finalize = await exec.finalizeBenchmark({
     runId: input.runId,
     runDir: input.runDir,

@@ -1,7 +1,9 @@
 /** Activities of the `default` queue: small file and ledger reads/writes for the generation workflows. */
+import { statSync } from 'node:fs';
 import { assignEntryIds, dedupRegistry, type Dropped } from '../../core/generation/dedup.ts';
 import type { AttemptSummary, EntryResult, EntryStatus, RegistryEntry } from '../../core/generation/types.ts';
 import { ledgerAt } from '../ledger/ledger.ts';
+import { jsonlFiles } from '../paths.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
 import { readEntryResult, readRegistry, registryFromTasks, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
 
@@ -14,11 +16,30 @@ export interface RegistryPage {
   problems: RecordProblem[];
 }
 
+/**
+ * The source read and validated once per worker while it is unchanged (keyed by its files' mtimes), so each
+ * page of a large registry does not re-parse the whole file. One slot: a worker serves one source at a time.
+ */
+let lastRead: { key: string; read: { entries: RegistryEntry[]; problems: RecordProblem[] } } | null = null;
+function readSource(source: EntrySource): { entries: RegistryEntry[]; problems: RecordProblem[] } {
+  const files = source.kind === 'registry' ? [source.path] : jsonlFiles(source.path);
+  const key = `${source.kind}:${source.path}:${files.map((f) => `${f}@${statSync(f).mtimeMs}`).join(',')}`;
+  if (lastRead?.key !== key) {
+    lastRead = { key, read: source.kind === 'registry' ? readRegistry(source.path) : registryFromTasks(source.path) };
+  }
+  return lastRead.read;
+}
+
 export function createDefaultActivities() {
   return {
     async loadRegistryPage(input: { source: EntrySource; offset: number; limit: number }): Promise<RegistryPage> {
-      const { entries, problems } = input.source.kind === 'registry' ? readRegistry(input.source.path) : registryFromTasks(input.source.path);
+      const { entries, problems } = readSource(input.source);
       return { entries: entries.slice(input.offset, input.offset + input.limit), total: entries.length, problems: input.offset === 0 ? problems : [] };
+    },
+
+    /** The source's entry ids in registry order (what finalize numbers queries by), without the entries. */
+    async registryOrder(input: { source: EntrySource }): Promise<string[]> {
+      return readSource(input.source).entries.map((e) => e.entry_id);
     },
 
     async entryStatuses(input: { runDir: string; ids: string[] }): Promise<Record<string, EntryStatus>> {

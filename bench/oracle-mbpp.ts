@@ -6,22 +6,21 @@
  * Run: node --import tsx bench/oracle-mbpp.ts [--limit N]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle } from '../activities/exec/oracle.ts';
 import { SANDBOX_SCRIPT } from '../activities/exec/pool.ts';
 import { resolveSource } from '../activities/benchmark/sources.ts';
+import { importMbpp } from '../activities/importers/mbpp.ts';
 import { pythonExecutable } from '../activities/python/interpreter.ts';
 import type { ExecRequest } from '../schemas/exec.ts';
 
 const limitArg = process.argv.indexOf('--limit');
 const limit = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Infinity;
-const mbpp = readFileSync(resolveSource('mbpp').path, 'utf8').trim().split('\n').slice(0, limit).map((l) => JSON.parse(l));
-const reqs: ExecRequest[] = mbpp.map((r: { code: string; test_list: string[]; test_setup_code: string }) => ({
-  code: r.code.replace(/\r\n/g, '\n'),
-  suite: { kind: 'asserts', tests: r.test_list, ...(r.test_setup_code ? { setup: r.test_setup_code.replace(/\r\n/g, '\n') } : {}) },
-}));
+// The tasks exactly as `build` imports them (newlines normalised in code, setup and tests alike).
+const { tasks } = await importMbpp(resolveSource('mbpp').path);
+const reqs: ExecRequest[] = tasks.slice(0, limit).map(({ task }) => ({ code: task.canonical, suite: task.tests }));
 const cores = availableParallelism();
 
 async function baseline(): Promise<{ seconds: number; passed: number }> {

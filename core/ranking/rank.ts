@@ -1,5 +1,5 @@
 import { buildBm25Index } from '../bm25.ts';
-import { canonicalRank, rankInScores } from '../metrics/canonical_rank.ts';
+import { rankInScores } from '../metrics/canonical_rank.ts';
 import { cosineRows, type DenseMatrix } from './cosine.ts';
 import { idOrderOf, topK } from './topk.ts';
 
@@ -37,18 +37,21 @@ export interface QueryRanking {
 export function summariseRow(
   q: RankQuery,
   scores: ArrayLike<number>,
-  corpusIds: readonly string[],
   idOrder: Int32Array,
   depth = RANK_DEPTH,
 ): QueryRanking {
+  // Same error canonicalRank gives for an empty set (Math.min of nothing would be Infinity).
+  if (q.correct.length === 0) throw new RangeError('canonicalRank: a query needs at least one correct corpus id');
   const top = topK(scores, idOrder, depth);
   const own = (i: number): OwnScore => ({ corpus_index: i, score: scores[i], rank: rankInScores(scores, idOrder, i) });
+  // Each exact rank is an O(N) pass: compute the correct items' once and take the canonical rank from them.
+  const correct = q.correct.map(own);
   return {
     query_id: q.query_id,
     top,
     topScores: Float64Array.from(top, (i) => scores[i]),
-    canonical_rank: canonicalRank(scores, idOrder, q.correct),
-    correct: q.correct.map(own),
+    canonical_rank: Math.min(...correct.map((c) => c.rank)),
+    correct,
     distractors: q.distractors.map(own),
   };
 }
@@ -66,7 +69,7 @@ export function rankDense(
   const idOrder = idOrderOf(corpusIds);
   const out: QueryRanking[] = new Array(queries.length);
   cosineRows(queryMatrix, corpusMatrix, (qi, row) => {
-    out[qi] = summariseRow(queries[qi], row, corpusIds, idOrder, depth);
+    out[qi] = summariseRow(queries[qi], row, idOrder, depth);
   });
   return out;
 }
@@ -81,5 +84,5 @@ export function rankBm25(
   const index = buildBm25Index(corpus, opts);
   const ids = corpus.map((d) => d.id);
   const idOrder = idOrderOf(ids);
-  return queries.map((q) => summariseRow(q, index.scoreAll(q.text), ids, idOrder, depth));
+  return queries.map((q) => summariseRow(q, index.scoreAll(q.text), idOrder, depth));
 }

@@ -9,7 +9,7 @@
 import { continueAsNew, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities, FinalizeSummary } from '../activities/generation/execActivities.ts';
-import type { EntryResult, EntryStatus, RegistryEntry } from '../core/generation/types.ts';
+import type { EntryResult, RegistryEntry } from '../core/generation/types.ts';
 import { activityOptions } from '../temporal.config.ts';
 import { buildEntry } from './buildEntry.ts';
 import { entryWorkflowId, type BenchmarkTally, type BuildBenchmarkInput } from './generationTypes.ts';
@@ -18,8 +18,6 @@ export interface BuildBenchmarkResult {
   tally: BenchmarkTally;
   finalize: FinalizeSummary;
 }
-
-const FINAL: ReadonlySet<EntryStatus> = new Set(['accepted', 'rejected']);
 
 export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildBenchmarkResult> {
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));

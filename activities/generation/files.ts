@@ -1,6 +1,6 @@
 /** Loads the shipped inputs of generation: locked prompt sets (`data/prompts/`) and the price table (`data/prices.json`). */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
 import { PriceTable } from '../../core/generation/cost.ts';
@@ -30,8 +30,15 @@ export function promptSha256(m: PromptMessages): string {
   return createHash('sha256').update(m.system).update('\0').update(m.user).digest('hex');
 }
 
+/** Parsed once per worker while the file is unchanged (keyed by mtime): every LLM call looks prices up. */
+const priceTables = new Map<string, { mtimeMs: number; table: PriceTable }>();
+
 export function loadPriceTable(path = join(projectRoot(), 'data', 'prices.json')): PriceTable {
+  const mtimeMs = statSync(path).mtimeMs;
+  const hit = priceTables.get(path);
+  if (hit?.mtimeMs === mtimeMs) return hit.table;
   const r = PriceTable.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   if (!r.success) throw new Error(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  priceTables.set(path, { mtimeMs, table: r.data });
   return r.data;
 }

@@ -8,7 +8,7 @@
  * stored, then parsed: a malformed response is a judged attempt (`parse_error`), not a failure of the activity.
  */
 import { buildEntryPrompt, buildRegistryPrompt, type Feedback, type PromptMessages } from '../../core/generation/prompts.ts';
-import { callCostUsd, hasPrice, priceKey, type PriceTable } from '../../core/generation/cost.ts';
+import { callCostUsd, hasPrice, priceKey } from '../../core/generation/cost.ts';
 import { parseEntryResponse, parseRegistryResponse } from '../../core/generation/parse.ts';
 import { LlmSettings, type LlmUsage, type RegistryEntry } from '../../core/generation/types.ts';
 import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
@@ -64,8 +64,6 @@ export type RegistryOutcome = ({ ok: true; triples: Omit<RegistryEntry, 'entry_i
 
 export interface LlmActivityDeps {
   env: Readonly<Record<string, string | undefined>>;
-  prices?: PriceTable;
-  now?: () => Date;
 }
 
 export function checkBudget(ledger: Ledger, runId: string, budget: Budget | undefined): void {
@@ -80,8 +78,6 @@ export function checkBudget(ledger: Ledger, runId: string, budget: Budget | unde
 }
 
 export function createLlmActivities(deps: LlmActivityDeps) {
-  const prices = () => deps.prices ?? loadPriceTable();
-  const now = deps.now ?? (() => new Date());
 
   /** Steps (1)–(3) and the request; returns the stored response text with its usage. */
   async function call(
@@ -93,7 +89,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     budget: Budget | undefined,
   ): Promise<CallMeta & { text: string }> {
     const settings = LlmSettings.parse(settingsIn);
-    const table = prices();
+    const table = loadPriceTable();
     if (!hasPrice(table, settings.provider, settings.model)) {
       throw new InvalidInputError(`data/prices.json has no price for "${priceKey(settings.provider, settings.model)}": add it before generating with this model`);
     }
@@ -113,7 +109,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       reasoning_effort: settings.reasoning_effort ?? null,
       prompt_id: promptId,
       prompt_sha256: promptSha256(messages),
-      started_at: now().toISOString(),
+      started_at: new Date().toISOString(),
     });
     const t0 = performance.now();
     try {

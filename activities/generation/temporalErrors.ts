@@ -39,12 +39,3 @@ export async function withHeartbeat<T>(fn: () => Promise<T>, everyMs = 1_000): P
     if (timer) clearInterval(timer);
   }
 }
-
-/** The activity attempt number (1 outside an activity). */
-export function activityAttempt(): number {
-  try {
-    return Context.current().info.attempt;
-  } catch {
-    return 1;
-  }
-}

@@ -13,7 +13,6 @@ import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
 import { mutateAndVerify } from '../mutation/verify.ts';
 import { analyzeCode } from '../mutation/mutator.ts';
 import type { ImportedTask } from '../importers/types.ts';
-import { reuseVerifiedRuns } from '../mutation/reuseOracle.ts';
 import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeCorpusParquet, writeQueriesParquet } from './parquetRelease.ts';
@@ -107,11 +106,10 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     } else items.push(it);
   });
 
-  const completedRuns = new Map<string, number>();
   const outcomes = await mutateAndVerify(
     items.map(({ task }) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests })),
     opts.oracle,
-    { seed: opts.seed, max: profile.distractors.max, distinctSubsets: profile.distinctFailureSubsets, roundSize, cap, mutator: opts.mutator, onProgress: say, completedRuns },
+    { seed: opts.seed, max: profile.distractors.max, distinctSubsets: profile.distinctFailureSubsets, roundSize, cap, mutator: opts.mutator, onProgress: say },
   );
   const gateItems: GateItem[] = [];
   outcomes.forEach((o, i) => {
@@ -121,7 +119,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   });
 
   say(`gate (${profile.name}) over ${gateItems.length} tasks`);
-  const gate = await opts.gate(gateItems, reuseVerifiedRuns(opts.oracle, completedRuns), profile);
+  const gate = await opts.gate(gateItems, opts.oracle, profile);
   for (const r of gate.rejections) {
     rejections.push({ task_id: r.task_id, file: r.file, line: r.line, stage: r.stage_name, code: r.code, field: r.field, message: r.message });
   }

@@ -11,28 +11,42 @@ export interface CachedRun {
   wall_ms: number;
 }
 
-/** sha256 over (runner version, code, suite, timeout), each part length-delimited so no two inputs collide. */
-export function execCacheKey(runnerVersion: string, code: string, suite: TestSuite, timeoutS: number): string {
-  const canonicalSuite =
-    suite.kind === 'asserts'
-      ? JSON.stringify(['asserts', suite.tests, suite.setup ?? null])
-      : JSON.stringify(['check', suite.program, suite.entry_point]);
+/** sha256 over the parts, each length-delimited so no two inputs collide. */
+function digest(parts: readonly string[]): string {
   const h = createHash('sha256');
-  for (const part of [runnerVersion, code, canonicalSuite, String(timeoutS)]) {
+  for (const part of parts) {
     const b = Buffer.from(part, 'utf8');
     h.update(`${b.length}:`).update(b);
   }
   return h.digest('hex');
 }
 
+/** What ran: (runner version, code, suite), whatever the time limit. */
+export function execContentKey(runnerVersion: string, code: string, suite: TestSuite): string {
+  const canonicalSuite =
+    suite.kind === 'asserts'
+      ? JSON.stringify(['asserts', suite.tests, suite.setup ?? null])
+      : JSON.stringify(['check', suite.program, suite.entry_point]);
+  return digest([runnerVersion, code, canonicalSuite]);
+}
+
+/** One stored run: what ran (its content key) under one timeout. The row's primary key. */
+export function execRunKey(contentKey: string, timeoutS: number): string {
+  return digest([contentKey, String(timeoutS)]);
+}
+
 /**
  * The execution cache: one row per distinct (runner version, code, suite, timeout). SQLite in WAL mode so
  * several worker processes can read and write it at once.
+ *
+ * A lookup under timeout t also takes a run stored under a shorter timeout when none of its tests timed out:
+ * the suite ran to completion, deterministically, so a longer limit cannot change any outcome. That is what
+ * lets the gate (default timeout) reuse the mutation engine's verification runs (shorter timeout).
  */
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string], { outcomes: string; wall_ms: number }>;
-  private readonly putStmt: Database.Statement<[string, string, string, number, number]>;
+  private readonly getStmt: Database.Statement<[string, number, number, number], { outcomes: string; wall_ms: number }>;
+  private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number]>;
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -40,38 +54,50 @@ export class ExecCache {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.pragma('synchronous = NORMAL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS exec_cache (
+    // A new table rather than exec_cache: that one's key folded the timeout into the hash, so its rows cannot
+    // be found by content. Files that still hold it keep working; its rows are ignored.
+    this.db.exec(`CREATE TABLE IF NOT EXISTS exec_runs (
       key TEXT PRIMARY KEY,
+      content_key TEXT NOT NULL,
+      timeout_s REAL NOT NULL,
       runner_version TEXT NOT NULL,
       outcomes TEXT NOT NULL,
       n_pass INTEGER NOT NULL,
+      timed_out INTEGER NOT NULL,
       wall_ms REAL NOT NULL,
       created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-    )`);
-    this.getStmt = this.db.prepare('SELECT outcomes, wall_ms FROM exec_cache WHERE key = ?');
+    );
+    CREATE INDEX IF NOT EXISTS exec_runs_content ON exec_runs (content_key, timeout_s)`);
+    // The run under exactly t first, else the longest shorter run that finished: one answer for one state.
+    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms FROM exec_runs
+      WHERE content_key = ? AND (timeout_s = ? OR (timeout_s < ? AND timed_out = 0))
+      ORDER BY timeout_s = ? DESC, timeout_s DESC LIMIT 1`);
     this.putStmt = this.db.prepare(
-      'INSERT OR IGNORE INTO exec_cache (key, runner_version, outcomes, n_pass, wall_ms) VALUES (?, ?, ?, ?, ?)',
+      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
-  get(key: string): CachedRun | undefined {
-    const row = this.getStmt.get(key);
+  /** The stored run that answers (content, timeoutS), if any. */
+  get(contentKey: string, timeoutS: number): CachedRun | undefined {
+    const row = this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutS);
     return row ? { outcomes: JSON.parse(row.outcomes) as string[], wall_ms: row.wall_ms } : undefined;
   }
 
-  put(key: string, runnerVersion: string, run: CachedRun): void {
+  put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
-    this.putStmt.run(key, runnerVersion, JSON.stringify(run.outcomes), nPass, run.wall_ms);
+    const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
+    this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms);
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM exec_cache').get() as { n: number }).n;
+    return (this.db.prepare('SELECT count(*) AS n FROM exec_runs').get() as { n: number }).n;
   }
 
   /** Writes every row to Parquet (outcomes as a list of strings) for DuckDB / pandas. */
   exportParquet(outPath: string): number {
     const rows = this.db
-      .prepare('SELECT key, runner_version, outcomes, n_pass, wall_ms, created_at FROM exec_cache ORDER BY key')
+      .prepare('SELECT key, runner_version, outcomes, n_pass, wall_ms, created_at FROM exec_runs ORDER BY key')
       .all() as { key: string; runner_version: string; outcomes: string; n_pass: number; wall_ms: number; created_at: string }[];
     const table = tableFromArrays({
       key: rows.map((r) => r.key),

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
 import { stateDir } from '../paths.ts';
-import { ExecCache, execCacheKey } from './cache.ts';
+import { ExecCache, execContentKey, execRunKey } from './cache.ts';
 import { SandboxPool, runnerVersion } from './pool.ts';
 import type { Oracle, OracleOptions } from './types.ts';
 
@@ -29,13 +29,14 @@ class CachedOracle implements Oracle {
 
   run(req: ExecRequest): Promise<ExecResult> {
     const timeoutS = req.timeout_s ?? this.timeoutS;
-    const key = execCacheKey(this.version, req.code, req.suite, timeoutS);
-    const hit = this.cache?.get(key);
+    const content = execContentKey(this.version, req.code, req.suite);
+    const hit = this.cache?.get(content, timeoutS);
     if (hit) return Promise.resolve({ ...hit, passed: hit.outcomes.every((o) => o === 'pass'), cached: true });
     // The same pair requested twice at once runs once.
+    const key = execRunKey(content, timeoutS);
     const running = this.inflight.get(key);
     if (running) return running;
-    const p = this.execute(key, req.code, req.suite, timeoutS).finally(() => this.inflight.delete(key));
+    const p = this.execute(content, req.code, req.suite, timeoutS).finally(() => this.inflight.delete(key));
     this.inflight.set(key, p);
     return p;
   }
@@ -56,10 +57,10 @@ class CachedOracle implements Oracle {
     this.cache?.close();
   }
 
-  private async execute(key: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
+  private async execute(content: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
     const raw = await this.pool.run(code, suite, testCount(suite), timeoutS);
     const infraFailure = raw.outcomes.includes('ERROR: SandboxDied');
-    if (this.cache && !infraFailure) this.cache.put(key, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    if (this.cache && !infraFailure) this.cache.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
     return { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: raw.outcomes.every((o) => o === 'pass'), cached: false };
   }
 }

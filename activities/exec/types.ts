@@ -2,7 +2,8 @@ import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
 
 /**
  * The execution oracle: runs (code, test suite) pairs in sandboxed Python children, through the execution
- * cache. A result for the same (runner version, code, suite, timeout) is never computed twice.
+ * cache. A result for the same (runner version, code, suite, timeout) is never computed twice, and a run that
+ * finished under a shorter timeout answers a longer one (see cache.ts).
  */
 export interface Oracle {
   run(req: ExecRequest): Promise<ExecResult>;

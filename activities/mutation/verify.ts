@@ -8,7 +8,6 @@ import { selectDistractors } from '../../core/mutation/select.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
-import { noteVerifiedRun } from './reuseOracle.ts';
 
 export interface MutationJob {
   task_id: string;
@@ -35,8 +34,6 @@ export interface MutationOutcome {
 
 export interface MutateVerifyOptions extends Partial<RoundLimits> {
   seed: number;
-  /** Filled with every verification run that completed without a timeout (see reuseOracle.ts). */
-  completedRuns?: Map<string, number>;
   mutator?: MutatorOptions;
   onProgress?: (message: string) => void;
 }
@@ -111,7 +108,6 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Orac
     }));
     const results = await oracle.runMany(reqs);
     plan.forEach(({ task, cand }, k) => {
-      if (opts.completedRuns) noteVerifiedRun(opts.completedRuns, reqs[k], results[k]);
       const p = progress.get(task)!;
       p.tried.add(cand);
       p.verified.push({ candidate: p.candidates[cand], ...classifyOutcomes(results[k].outcomes) });

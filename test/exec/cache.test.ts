@@ -5,9 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle } from '../../activities/exec/oracle.ts';
-import { ExecCache, execCacheKey } from '../../activities/exec/cache.ts';
+import { ExecCache, execContentKey, execRunKey } from '../../activities/exec/cache.ts';
 import { readParquet } from '../../activities/storage/parquet.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
+
+// The primary key of one stored run: what ran, under which timeout.
+const execCacheKey = (v: string, c: string, s: TestSuite, t: number) => execRunKey(execContentKey(v, c, s), t);
 
 const suite: TestSuite = { kind: 'asserts', tests: ['assert f(1) == 2', 'assert f(2) == 4'] };
 const code = 'def f(x):\n    return x + 1\n';
@@ -67,7 +70,7 @@ test('several processes write one cache at once (WAL)', async () => {
   const script = `
     import { ExecCache } from ${JSON.stringify(cacheModule)};
     const c = new ExecCache(process.argv[1]);
-    for (let i = 0; i < 300; i++) c.put(process.argv[2] + i, 'v', { outcomes: ['pass'], wall_ms: i });
+    for (let i = 0; i < 300; i++) c.put(process.argv[2] + i, 5, 'v', { outcomes: ['pass'], wall_ms: i });
     c.close();`;
   const writer = (tag: string) =>
     new Promise<void>((resolve, reject) => {
@@ -79,6 +82,51 @@ test('several processes write one cache at once (WAL)', async () => {
     const cache = new ExecCache(cachePath);
     assert.equal(cache.count(), 900);
     cache.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Formerly the build's gate-side oracle wrapper (reuseOracle.ts); now the cache's own lookup rule, so every
+// caller (the Temporal path too) reuses verification runs.
+test('a run that finished under a shorter timeout answers a longer one; a timed-out one does not', () => {
+  const cache = new ExecCache(':memory:');
+  try {
+    const suite1: TestSuite = { kind: 'asserts', tests: ['assert f() == 1'] };
+    const done = execContentKey('v', 'def f():\n    return 2\n', suite1);
+    const slow = execContentKey('v', 'def f():\n    while True: pass\n', suite1);
+    cache.put(done, 1, 'v', { outcomes: ['FAIL'], wall_ms: 5 });
+    cache.put(slow, 1, 'v', { outcomes: ['TIMEOUT'], wall_ms: 1000 });
+    assert.deepEqual(cache.get(done, 5), { outcomes: ['FAIL'], wall_ms: 5 });
+    assert.deepEqual(cache.get(done, 7), { outcomes: ['FAIL'], wall_ms: 5 });
+    assert.deepEqual(cache.get(done, 1), { outcomes: ['FAIL'], wall_ms: 5 });
+    assert.equal(cache.get(done, 0.5), undefined, 'a longer run does not answer a shorter limit');
+    assert.equal(cache.get(slow, 5), undefined, 'a timed-out run is run again under a longer limit');
+    assert.deepEqual(cache.get(slow, 1), { outcomes: ['TIMEOUT'], wall_ms: 1000 }, 'but answers its own limit');
+    // The same code under another suite is a different run.
+    assert.equal(cache.get(execContentKey('v', 'def f():\n    return 2\n', { kind: 'asserts', tests: ['assert f() == 2'] }), 5), undefined);
+    // An exact-timeout row wins over a shorter one.
+    cache.put(done, 5, 'v', { outcomes: ['FAIL'], wall_ms: 9 });
+    assert.equal(cache.get(done, 5)?.wall_ms, 9);
+    assert.equal(cache.get(done, 7)?.wall_ms, 9);
+  } finally {
+    cache.close();
+  }
+});
+
+test('the oracle answers the default timeout from a verification run under a shorter one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  try {
+    const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: 1 });
+    const short = await oracle.run({ code, suite, timeout_s: 1 });
+    assert.equal(short.cached, false);
+    const gate = await oracle.run({ code, suite });
+    assert.equal(gate.cached, true);
+    assert.deepEqual(gate.outcomes, short.outcomes);
+    const loop = 'def f(x):\n    while True: pass\n';
+    assert.deepEqual((await oracle.run({ code: loop, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] }, timeout_s: 1 })).outcomes, ['TIMEOUT']);
+    assert.equal((await oracle.run({ code: loop, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] }, timeout_s: 2 })).cached, false);
+    await oracle.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@
  */
 import { proxyActivities, ApplicationFailure, ActivityFailure } from '@temporalio/workflow';
 import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
-import type { EmbedStats } from '../activities/embeddings/embedItems.ts';
+import { addStats, emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 
 export interface EmbedSweepInput {
@@ -28,11 +28,7 @@ export interface EmbedSweepResult {
   results: ConfigResult[];
 }
 
-const sumStats = (xs: EmbedStats[]): EmbedStats => {
-  const out: EmbedStats = { texts: 0, unique_texts: 0, cached: 0, embedded: 0, batches: 0, retries: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 };
-  for (const s of xs) for (const k of Object.keys(out) as (keyof EmbedStats)[]) out[k] += s[k];
-  return out;
-};
+const sumStats = (xs: EmbedStats[]): EmbedStats => xs.reduce(addStats, emptyStats());
 
 /** The root cause's message, without Temporal's wrapping ("Activity task failed"). */
 function reasonOf(err: unknown): string {

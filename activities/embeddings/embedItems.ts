@@ -1,5 +1,6 @@
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
+import { emptyStats, type EmbedStats } from '../../core/embeddings/stats.ts';
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
 import { textHash, type EmbeddingCache } from './cache.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.ts';
@@ -8,30 +9,6 @@ import { checkBatch, type EmbeddingProvider } from './types.ts';
 export interface EmbedItem {
   id: string;
   text: string;
-}
-
-/** Per-call accounting; summed per configuration into the run's audit. */
-export interface EmbedStats {
-  texts: number;
-  /** Distinct texts sent (after template), the cache's unit. */
-  unique_texts: number;
-  cached: number;
-  embedded: number;
-  batches: number;
-  retries: number;
-  /** Tokens the provider reported for what was embedded now (null parts counted in tokens_estimated). */
-  tokens_reported: number;
-  /** Tokens estimated (characters / 4) for batches whose provider reports none. */
-  tokens_estimated: number;
-  cost_usd: number;
-}
-
-export const emptyStats = (): EmbedStats => ({ texts: 0, unique_texts: 0, cached: 0, embedded: 0, batches: 0, retries: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 });
-
-export function addStats(a: EmbedStats, b: EmbedStats): EmbedStats {
-  const out = emptyStats();
-  for (const k of Object.keys(out) as (keyof EmbedStats)[]) out[k] = a[k] + b[k];
-  return out;
 }
 
 export interface EmbedItemsDeps {

@@ -6,8 +6,7 @@
  *   A factory receives the worker's dependencies and may open resources (a database, the oracle); it returns the
  *   activity functions and an optional `close` called when the worker stops.
  */
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { TaskQueueKey } from '../temporal.config.ts';
 import { createHealthActivities } from '../infra/temporal/healthActivities.ts';
 import { createEmbedActivities } from '../activities/embeddings/sweepActivities.ts';
@@ -15,10 +14,11 @@ import { createDefaultActivities } from '../activities/generation/defaultActivit
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
+import { projectRoot } from '../activities/paths.ts';
 import { openOracle } from '../activities/exec/oracle.ts';
 import type { Oracle } from '../activities/exec/types.ts';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const PROJECT_ROOT = projectRoot();
 export const WORKFLOWS_PATH = join(PROJECT_ROOT, 'workflows', 'index.ts');
 
 export interface WorkerDeps {

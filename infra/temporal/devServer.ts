@@ -9,11 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { DEFAULT_NAMESPACE, DEV_SERVER } from '../../temporal.config.ts';
+import { projectRoot } from '../../activities/paths.ts';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PROJECT_ROOT = projectRoot();
 
 export interface DevServerOptions {
   /** Persistent state; `null` = in memory (lost when the server stops). Default `.execretrieval/temporal.db`. */

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { projectRoot, stateDir } from '../paths.ts';
-import { pythonExecutable } from '../python/interpreter.ts';
+import { runJsonLines } from '../python/jsonLines.ts';
 import type { MutationCandidate } from '../../core/mutation/types.ts';
 
 export const MUTATE_SCRIPT = join(projectRoot(), 'infra', 'python', 'mutate.py');
@@ -29,38 +28,16 @@ export type AnalyzeResponse =
   | { id: string; ok: false; error: string; defined?: string[] };
 
 /**
- * Runs mutate.py over a batch: requests as JSON lines on stdin, one response line each on stdout. The batch is
- * split over `workers` interpreters (pure-Python AST work, one core each). mutate.py only parses the code it
- * is given, so it runs outside the sandbox.
+ * Runs mutate.py over a batch (JSON lines, see runJsonLines), split over `workers` interpreters (pure-Python
+ * AST work, one core each). mutate.py only parses the code it is given, so it runs outside the sandbox.
  */
 async function runScript<T>(reqs: readonly object[], workers: number): Promise<T[]> {
   if (reqs.length === 0) return [];
   const n = Math.max(1, Math.min(workers, Math.ceil(reqs.length / 50)));
   const size = Math.ceil(reqs.length / n);
   const chunks = Array.from({ length: n }, (_, i) => reqs.slice(i * size, (i + 1) * size)).filter((c) => c.length);
-  const parts = await Promise.all(chunks.map((c) => runOne<T>(c)));
+  const parts = await Promise.all(chunks.map((c) => runJsonLines<T>(MUTATE_SCRIPT, c)));
   return parts.flat();
-}
-
-function runOne<T>(reqs: readonly object[]): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(pythonExecutable(), ['-I', MUTATE_SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.stdin.on('error', () => {});
-    child.on('close', (code) => {
-      const lines = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim());
-      if (code !== 0 || lines.length !== reqs.length) {
-        reject(new Error(`mutate.py exited ${code} after ${lines.length}/${reqs.length} responses: ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
-        return;
-      }
-      resolve(lines.map((l) => JSON.parse(l) as T));
-    });
-    child.stdin.end(reqs.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  });
 }
 
 /**

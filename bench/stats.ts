@@ -105,8 +105,6 @@ function naiveReplicates(n: number, s: RatioStat, reps: number): Float64Array {
 
 function naiveAll(configs: ConfigScores[], reps: number) {
   const specs = buildStatSpecs(configs);
-const distinct = [...new Set(specs.stats.flatMap((s) => (s.den ? [s.num, s.den] : [s.num])))];
-const plan = planPacking(distinct, N);
   const cis = new Map<string, [number, number] | null>();
   for (const s of specs.stats) cis.set(s.key, percentileInterval(naiveReplicates(specs.n, s, reps)));
   const byKey = new Map(specs.stats.map((s) => [s.key, s]));

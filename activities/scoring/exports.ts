@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
-import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { writeFileAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 
 /**
@@ -34,8 +33,4 @@ export function writeTrecRun(path: string, configId: string, rankings: readonly 
 
 export function writeTrecQrels(path: string, queries: readonly QueryRecord[]): void {
   writeFileAtomic(path, queries.flatMap((q) => q.correct_corpus_ids.map((c) => `${q.query_id} 0 ${c} 1`)).join('\n') + '\n');
-}
-
-export function rankingsToTrec(rankings: readonly QueryRanking[], corpusIds: readonly string[]) {
-  return rankings.map((r) => ({ query_id: r.query_id, hits: Array.from(r.top, (c, i) => ({ corpus_id: corpusIds[c], score: r.topScores[i] })) }));
 }

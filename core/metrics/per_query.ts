@@ -19,8 +19,6 @@ export const METRICS = [
 export type MetricName = (typeof METRICS)[number];
 /** Metrics that are 0/1 per query: the ones McNemar applies to. */
 export const BINARY_METRICS: readonly MetricName[] = CUTOFFS.map((k) => `exec@${k}` as const);
-/** Metrics where smaller is better (every other one is higher-is-better). */
-export const LOWER_IS_BETTER: ReadonlySet<MetricName> = new Set<MetricName>(['canonical_rank']);
 
 export interface QueryEvaluationInput {
   /** Corpus ids in rank order (at least the top EXEC_DEPTH). */

@@ -16,7 +16,6 @@ import type { ConfigScores } from './types.ts';
  *   domain_deception:<d>     deception_rate restricted to one domain
  */
 export const UNKNOWN_DOMAIN = 'unknown';
-export const HEADLINE_STATS = [...METRICS, 'deception_rate', 'tie_rate', 'rank1_own_share', 'pref_accuracy'] as const;
 /** Compared pairwise (paired bootstrap for all, McNemar for the binary ones). */
 export const PAIRWISE_METRICS: readonly string[] = [...METRICS, 'deception_rate', 'pref_accuracy'];
 

@@ -25,6 +25,20 @@ export function fieldPath(path: readonly PropertyKey[]): string {
 }
 
 /**
+ * Schema issues as one line, `a.b.2: message; …` (dotted paths, as zod reports them). `limit` keeps the first
+ * issues only; `root` names an issue on the value itself (empty path).
+ */
+export function formatIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  opts: { limit?: number; root?: string } = {},
+): string {
+  return issues
+    .slice(0, opts.limit ?? issues.length)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : (opts.root ?? '')}: ${i.message}`)
+    .join('; ');
+}
+
+/**
  * The one JSONL loop: every non-blank line (1-based numbers) goes to exactly one handler, so a bad record is
  * reported with its line and the rest of the file is kept. Callers decide the wording of their reports.
  */

@@ -4,6 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
 import { PriceTable } from '../../core/generation/cost.ts';
+import { formatIssues } from '../../core/jsonl.ts';
 import type { EntryPromptSet, PromptMessages, RegistryPromptSet } from '../../core/generation/prompts.ts';
 
 const promptsDir = () => join(projectRoot(), 'data', 'prompts');
@@ -38,7 +39,7 @@ export function loadPriceTable(path = join(projectRoot(), 'data', 'prices.json')
   const hit = priceTables.get(path);
   if (hit?.mtimeMs === mtimeMs) return hit.table;
   const r = PriceTable.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!r.success) throw new Error(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success) throw new Error(`${path}: ${formatIssues(r.error.issues)}`);
   priceTables.set(path, { mtimeMs, table: r.data });
   return r.data;
 }

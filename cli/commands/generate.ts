@@ -17,6 +17,7 @@ import { runPaths } from '../../activities/generation/runFiles.ts';
 import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import { writeFileAtomic } from '../../activities/storage/atomic.ts';
 import { hasPrice } from '../../core/generation/cost.ts';
+import { formatIssues } from '../../core/jsonl.ts';
 import { ENDPOINTS, GENERATOR_KINDS, LLM_PROVIDERS, LlmSettings, type LlmProvider } from '../../core/generation/types.ts';
 import { DOMAINS } from '../../schemas/task.ts';
 import { taskQueues, type TaskQueues } from '../../temporal.config.ts';
@@ -52,7 +53,7 @@ function llmSettings(provider: string, o: CommonOpts): LlmSettings {
   if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`);
   if (!o.model) throw new Error(`--model is required with provider ${provider}`);
   const r = LlmSettings.safeParse({ provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort });
-  if (!r.success) throw new Error(r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!r.success) throw new Error(formatIssues(r.error.issues));
   if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
   return r.data;
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Task } from '../../schemas/task.ts';
 import type { RegistryEntry } from './types.ts';
+import { formatIssues } from '../jsonl.ts';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -23,12 +24,8 @@ export function extractJsonObject(text: string): Parsed<unknown> {
   }
 }
 
-function zodMessage(err: z.ZodError): string {
-  return err.issues
-    .slice(0, 8)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
-    .join('; ');
-}
+// The error goes into the next prompt: the first few issues are enough to correct, and stay short.
+const zodMessage = (err: z.ZodError): string => formatIssues(err.issues, { limit: 8, root: '(root)' });
 
 const EntryResponse = z.object({
   canonical: z.string().min(1),

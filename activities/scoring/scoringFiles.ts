@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Float64, Table, Utf8, Bool, vectorFromArray } from 'apache-arrow';
+import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 import { METRICS } from '../../core/metrics/per_query.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
@@ -20,22 +21,23 @@ export function writeScoredConfig(runDir: string, configId: string, rows: readon
   writeJsonlAtomic(join(scoringDir(runDir), `${configId}.jsonl`), rows);
 }
 
+/** `score` wrote these files itself, so a record is trusted as a ScoredQuery (no schema to check it against). */
+const UNCHECKED_SCORED_QUERY: SafeParser<ScoredQuery> = { safeParse: (v) => ({ success: true, data: v as ScoredQuery }) };
+
 export function readScoredConfigs(runDir: string, order?: readonly string[]): { config_id: string; queries: ScoredQuery[] }[] {
   const dir = scoringDir(runDir);
   if (!existsSync(dir)) throw new Error(`${dir} not found: run \`execretrieval score\` first`);
   const ids = order ?? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort();
   return ids.map((id) => {
     const file = join(dir, `${id}.jsonl`);
-    const queries = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l, i) => {
-        try {
-          return JSON.parse(l) as ScoredQuery;
-        } catch (err) {
-          throw new Error(`${file}:${i + 1}: ${(err as Error).message}`);
-        }
-      });
+    const queries: ScoredQuery[] = [];
+    parseJsonl(readFileSync(file, 'utf8'), UNCHECKED_SCORED_QUERY, {
+      record: (_line, q) => queries.push(q),
+      badJson: (line, message) => {
+        throw new Error(`${file}:${line}: ${message}`);
+      },
+      invalid: () => {}, // never called: the parser accepts every JSON value
+    });
     return { config_id: id, queries };
   });
 }

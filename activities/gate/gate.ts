@@ -3,9 +3,9 @@ import type { ExecResult } from '../../schemas/exec.ts';
 import type { GateProfile } from '../../core/gate/profiles.ts';
 import {
   STAGES, astStage, batchIntegrity, canonicalStage, distractorStage, failingSubset, schemaStage,
-  type GateIssue, type StageName, type TestFactLike,
+  type CodeFactsLike, type GateIssue, type StageName, type TestFactLike,
 } from '../../core/gate/rules.ts';
-import { astFacts, type CodeFacts } from '../python/astFacts.ts';
+import { astFacts } from '../python/astFacts.ts';
 import type { Oracle } from '../exec/types.ts';
 
 export interface GateItem {
@@ -81,7 +81,7 @@ export async function runGate(
 
   // 2. AST semantics (one interpreter for the whole batch)
   let multiStatement = 0;
-  const codeFacts = new Map<string, CodeFacts>();
+  const codeFacts = new Map<string, CodeFactsLike>();
   await stage('ast_semantics', async (idx) => {
     const reqs = idx.flatMap((i) => {
       const t = items[i].task;
@@ -96,7 +96,7 @@ export async function runGate(
     const out = new Map<number, GateIssue[]>();
     for (const i of idx) {
       const t = items[i].task;
-      const get = (id: string) => facts.get(id) as CodeFacts;
+      const get = (id: string) => facts.get(id) as CodeFactsLike;
       t.distractors.forEach((_, j) => codeFacts.set(`${i}:d${j}`, get(`${i}:d${j}`)));
       codeFacts.set(`${i}:c`, get(`${i}:c`));
       const testFacts = (facts.get(`${i}:t`) as { tests: TestFactLike[] }).tests;

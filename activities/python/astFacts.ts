@@ -1,21 +1,7 @@
 import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
+import type { CodeFactsLike, TestFactLike } from '../../core/gate/rules.ts';
 import { runJsonLines } from './jsonLines.ts';
-
-export interface CodeFacts {
-  parses: boolean;
-  syntax_error: string | null;
-  top_level_functions: string[];
-  all_functions: string[];
-}
-export interface TestFact {
-  parses: boolean;
-  syntax_error: string | null;
-  calls_target: boolean;
-  statements: number;
-  is_assert?: boolean;
-  called: string[];
-}
 
 type Req = { id: string; kind: 'code'; code: string } | { id: string; kind: 'tests'; tests: string[]; target: string };
 
@@ -23,9 +9,9 @@ type Req = { id: string; kind: 'code'; code: string } | { id: string; kind: 'tes
  * Static facts from Python's own `ast` for a whole batch in one interpreter start (parsing never executes
  * the input, so this does not need the sandbox).
  */
-export async function astFacts(reqs: Req[]): Promise<Map<string, CodeFacts | { tests: TestFact[] } | { error: string }>> {
+export async function astFacts(reqs: Req[]): Promise<Map<string, CodeFactsLike | { tests: TestFactLike[] } | { error: string }>> {
   const records = await runJsonLines<{ id: string }>(join(projectRoot(), 'infra', 'python', 'ast_facts.py'), reqs);
-  const result = new Map<string, CodeFacts | { tests: TestFact[] } | { error: string }>();
+  const result = new Map<string, CodeFactsLike | { tests: TestFactLike[] } | { error: string }>();
   for (const rec of records) result.set(rec.id, rec as never);
   return result;
 }

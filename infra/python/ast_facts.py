@@ -16,10 +16,9 @@ def code_facts(code):
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        return {"parses": False, "syntax_error": _syntax(exc), "top_level_functions": [], "all_functions": []}
+        return {"parses": False, "syntax_error": _syntax(exc), "top_level_functions": []}
     top = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    every = sorted({n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))})
-    return {"parses": True, "syntax_error": None, "top_level_functions": top, "all_functions": every}
+    return {"parses": True, "syntax_error": None, "top_level_functions": top}
 
 
 def _called_names(tree):
@@ -43,13 +42,10 @@ def test_facts(tests, target):
         try:
             tree = ast.parse(t)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
-                        "called": []})
+            out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0})
             continue
-        called = _called_names(tree)
-        out.append({"parses": True, "syntax_error": None, "calls_target": target in called,
-                    "statements": len(tree.body), "is_assert": len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert),
-                    "called": sorted(called)[:50]})
+        out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
+                    "statements": len(tree.body)})
     return {"tests": out}
 
 

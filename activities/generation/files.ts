@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
 import { PriceTable } from '../../core/generation/cost.ts';
 import { formatIssues } from '../../core/jsonl.ts';
-import type { EntryPromptSet, PromptMessages, RegistryPromptSet } from '../../core/generation/prompts.ts';
+import type { PromptMessages, PromptSet } from '../../core/generation/prompts.ts';
 
 const promptsDir = () => join(projectRoot(), 'data', 'prompts');
 
@@ -18,11 +18,7 @@ function part(id: string, name: string): string {
   }
 }
 
-export function loadEntryPromptSet(id: string): EntryPromptSet {
-  return { id, system: part(id, 'system'), user: part(id, 'user'), feedback: part(id, 'feedback') };
-}
-
-export function loadRegistryPromptSet(id: string): RegistryPromptSet {
+export function loadPromptSet(id: string): PromptSet {
   return { id, system: part(id, 'system'), user: part(id, 'user'), feedback: part(id, 'feedback') };
 }
 

@@ -16,7 +16,7 @@ import type { Task } from '../../schemas/task.ts';
 import { ledgerAt, type Ledger } from '../ledger/ledger.ts';
 import { BudgetExceededError, InvalidInputError } from '../llm/errors.ts';
 import { callLlm, providerEnv } from '../llm/providers.ts';
-import { loadEntryPromptSet, loadPriceTable, loadRegistryPromptSet, promptSha256 } from './files.ts';
+import { loadPriceTable, loadPromptSet, promptSha256 } from './files.ts';
 import { runPaths } from './runFiles.ts';
 import { toTemporalFailure, withHeartbeat } from './temporalErrors.ts';
 
@@ -129,7 +129,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
   return {
     async generateEntryLlm(input: GenerateEntryInput): Promise<GenerateOutcome> {
       try {
-        const set = loadEntryPromptSet(input.promptId);
+        const set = loadPromptSet(input.promptId);
         const messages = buildEntryPrompt(set, input.entry, input.feedback);
         const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entry.entry_id, attempt_no: input.attemptNo };
         const r = await call(input.runDir, key, input.settings, input.promptId, messages, input.budget);
@@ -147,7 +147,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
     async generateRegistryBatch(input: GenerateRegistryInput): Promise<RegistryOutcome> {
       try {
-        const set = loadRegistryPromptSet(input.promptId);
+        const set = loadPromptSet(input.promptId);
         const messages = buildRegistryPrompt(set, input.domain, input.count, input.takenNames, input.feedback);
         const key = { run_id: input.runId, phase: 'registry' as const, entry_id: `registry:${input.domain}`, attempt_no: input.attemptNo };
         const r = await call(input.runDir, key, input.settings, input.promptId, messages, input.budget);

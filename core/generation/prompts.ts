@@ -7,15 +7,9 @@ import { BUG_TYPES } from '../../schemas/task.ts';
 import { renderTemplate } from './render.ts';
 import type { RegistryEntry } from './types.ts';
 
-export interface EntryPromptSet {
+/** A locked prompt set (entry or registry generation: the same three parts). */
+export interface PromptSet {
   /** e.g. `entry.v1` */
-  id: string;
-  system: string;
-  user: string;
-  feedback: string;
-}
-
-export interface RegistryPromptSet {
   id: string;
   system: string;
   user: string;
@@ -45,24 +39,20 @@ export function formatReasons(reasons: readonly string[]): string {
   return shown.join('\n');
 }
 
-export function buildEntryPrompt(set: EntryPromptSet, entry: RegistryEntry, feedback?: Feedback): PromptMessages {
-  const vars = { function_name: entry.function_name, domain: entry.domain, query: entry.query, bug_types: BUG_TYPES.join(', ') };
-  let user = renderTemplate(set.user, vars, `${set.id}.user`);
-  if (feedback && feedback.reasons.length) {
-    user += renderTemplate(
-      set.feedback,
-      { previous_attempt: feedback.previous_attempt, reasons: formatReasons(feedback.reasons) },
-      `${set.id}.feedback`,
-    );
-  }
-  return { system: renderTemplate(set.system, {}, `${set.id}.system`), user };
-}
-
-export function buildRegistryPrompt(set: RegistryPromptSet, domain: string, count: number, takenNames: readonly string[], feedback?: Feedback): PromptMessages {
-  const taken = takenNames.length ? takenNames.join(', ') : '(none yet)';
-  let user = renderTemplate(set.user, { domain, count, taken_names: taken }, `${set.id}.user`);
+/** The system message as is, and the user message with the previous attempt's reasons appended (if any). */
+function messages(set: PromptSet, user: string, feedback?: Feedback): PromptMessages {
   if (feedback && feedback.reasons.length) {
     user += renderTemplate(set.feedback, { previous_attempt: feedback.previous_attempt, reasons: formatReasons(feedback.reasons) }, `${set.id}.feedback`);
   }
   return { system: renderTemplate(set.system, {}, `${set.id}.system`), user };
+}
+
+export function buildEntryPrompt(set: PromptSet, entry: RegistryEntry, feedback?: Feedback): PromptMessages {
+  const vars = { function_name: entry.function_name, domain: entry.domain, query: entry.query, bug_types: BUG_TYPES.join(', ') };
+  return messages(set, renderTemplate(set.user, vars, `${set.id}.user`), feedback);
+}
+
+export function buildRegistryPrompt(set: PromptSet, domain: string, count: number, takenNames: readonly string[], feedback?: Feedback): PromptMessages {
+  const taken = takenNames.length ? takenNames.join(', ') : '(none yet)';
+  return messages(set, renderTemplate(set.user, { domain, count, taken_names: taken }, `${set.id}.user`), feedback);
 }

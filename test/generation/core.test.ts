@@ -7,7 +7,7 @@ import { callCostUsd, PriceTable } from '../../core/generation/cost.ts';
 import { buildEntryPrompt, formatReasons } from '../../core/generation/prompts.ts';
 import { auditRun } from '../../core/generation/audit.ts';
 import type { LedgerCall } from '../../core/generation/ledgerTypes.ts';
-import { loadEntryPromptSet, loadPriceTable } from '../../activities/generation/files.ts';
+import { loadPriceTable, loadPromptSet } from '../../activities/generation/files.ts';
 
 test('renderTemplate fills placeholders and refuses holes and stray values', () => {
   assert.equal(renderTemplate('a {{x}} b {{ y }}', { x: 1, y: 'z' }), 'a 1 b z');
@@ -82,7 +82,7 @@ test('callCostUsd: hand-worked cost, and a missing price is an error naming the 
 });
 
 test('the locked entry prompt carries the paper constraints and the feedback on regeneration', () => {
-  const set = loadEntryPromptSet('entry.v1');
+  const set = loadPromptSet('entry.v1');
   const entry = { entry_id: 'e', function_name: 'lowest_set_bit', query: 'Return the lowest set bit', domain: 'bit_manipulation' };
   const first = buildEntryPrompt(set, entry);
   for (const must of ['off_by_one', 'swap_arguments', 'off_by_one_boundary', 'wrong_semantics', 'Assert-only', 'wrong output, not crash', 'Function name: lowest_set_bit']) {

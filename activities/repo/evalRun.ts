@@ -11,7 +11,7 @@ import { evidenceBundle } from './evidenceBundle.ts';
 import { GitRepo } from './git.ts';
 import type { LoadedIndex } from './indexStore.ts';
 import { languageOf } from './language.ts';
-import { retrieveForCase, retrieverSet, type PipelineConfig } from './pipeline.ts';
+import { retrieveForCase, retrieverSet, type PipelineConfig, type RetrieverSet } from './pipeline.ts';
 
 /**
  * Evaluates gold cases against an index, in one of two modes that share the evaluator:
@@ -28,6 +28,8 @@ export interface EvalRunInput {
   configs?: readonly PipelineConfig[];
   recorded?: readonly RetrievalRecord[];
   embedder?: Embedder;
+  /** Retrievers already built from `index` (and `embedder`): a caller evaluating many configs (tuning) builds them once. */
+  retrievers?: RetrieverSet;
 }
 
 export interface EvaluatedCase {
@@ -80,7 +82,7 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
 
   const records: RetrievalRecord[] = [];
   if (input.mode === 'live') {
-    const set = retrieverSet(index, input.embedder);
+    const set = input.retrievers ?? retrieverSet(index, input.embedder);
     for (const cfg of input.configs ?? []) for (const c of cases) records.push(await retrieveForCase(c, index, set, cfg));
   } else {
     const known = new Set(cases.map((c) => c.id));

@@ -16,7 +16,7 @@ import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
 import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun.ts';
 import { writeRunOutput } from '../../activities/repo/runOutput.ts';
-import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
+import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
 
 /**
@@ -141,17 +141,19 @@ export function registerRepo(program: Command): void {
       const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors };
 
       if (o.tune && o.mode === 'live') {
-        const tuning: Record<string, unknown> = {};
-        configs = await Promise.all(
+        // Every grid point ranks over the same index: build the BM25 index and symbol map once, not per point.
+        const retrievers = retrieverSet(index, embedder);
+        const tuned = await Promise.all(
           configs.map(async (cfg) => {
-            if (!cfg.rerank) return cfg;
-            const t = await tuneOnTrain(TUNE_GRID, async (w) => (await runEvaluation({ cases: gold.cases, index, repoDir: resolve(o.repo), mode: 'live', configs: [{ ...cfg, rerank: w }], embedder })).results);
-            tuning[pipelineName(cfg)] = { weights: t.best, train: t.train, held_out: t.test, grid_size: TUNE_GRID.length };
+            if (!cfg.rerank) return { cfg };
+            const t = await tuneOnTrain(TUNE_GRID, async (w) => (await runEvaluation({ cases: gold.cases, index, repoDir: resolve(o.repo), mode: 'live', configs: [{ ...cfg, rerank: w }], embedder, retrievers })).results);
             log(`${pipelineName(cfg)}: tuned ${JSON.stringify(t.best)} — train pass ${t.train.pass_rate.toFixed(3)} (n=${t.train.n}), held-out pass ${t.test.pass_rate.toFixed(3)} (n=${t.test.n})`);
-            return { ...cfg, rerank: t.best };
+            return { cfg: { ...cfg, rerank: t.best }, tuning: [pipelineName(cfg), { weights: t.best, train: t.train, held_out: t.test, grid_size: TUNE_GRID.length }] as const };
           }),
         );
-        extra.tuning = tuning;
+        configs = tuned.map((x) => x.cfg);
+        // Keyed in config order, not in the order the grids happen to finish, so summary.json is reproducible.
+        extra.tuning = Object.fromEntries(tuned.flatMap((x) => (x.tuning ? [x.tuning] : [])));
       }
 
       const out = await runEvaluation({

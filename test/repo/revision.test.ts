@@ -7,7 +7,8 @@ import { DEFAULT_GATE, evaluateGate } from '../../core/repo/gate.ts';
 import { DEFAULT_RERANK_WEIGHTS } from '../../core/repo/rerank.ts';
 import { loadIndex, IndexInvalidError } from '../../activities/repo/indexStore.ts';
 import { runEvaluation } from '../../activities/repo/evalRun.ts';
-import { DEFAULT_PIPELINE } from '../../activities/repo/pipeline.ts';
+import { DEFAULT_PIPELINE, RETRIEVER_KINDS, retrieverSet } from '../../activities/repo/pipeline.ts';
+import { hashEmbedder } from './hashEmbedder.ts';
 import { FixtureRepo } from './fixtureRepo.ts';
 import { evalOne, indexAt } from './helpers.ts';
 import { RETRY_FILES } from './worked-fixtures.ts';
@@ -109,4 +110,15 @@ test('recorded mode replays stored rankings through the same evaluator with the 
   const refused = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: [foreign] });
   assert.equal(refused.results.length, 0);
   assert.match(refused.refused[0].reason, /recorded against/);
+});
+
+test('retrievers built once and passed in (as --tune does) rank exactly as retrievers built per run', async () => {
+  const embedder = hashEmbedder(64);
+  const index = await indexAt(r.dir, oldRev, undefined, embedder);
+  const configs = RETRIEVER_KINDS.flatMap((retriever) => [{ ...DEFAULT_PIPELINE, retriever }, { ...cfg, retriever, contextFilter: true, neighbours: true }]);
+  const retrievers = retrieverSet(index, embedder);
+  const input = { cases: [pinnedOld], index, repoDir: r.dir, mode: 'live' as const, configs, embedder };
+  const [own, shared] = await Promise.all([runEvaluation(input), runEvaluation({ ...input, retrievers })]);
+  assert.equal(own.results.length, configs.length);
+  assert.deepEqual(shared.evaluated, own.evaluated);
 });

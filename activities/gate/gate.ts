@@ -39,10 +39,6 @@ export interface GateReport {
   };
 }
 
-function suiteOf(task: Task) {
-  return task.tests;
-}
-
 /**
  * The five sequential gates over a batch. A task leaves at the first stage that rejects it, with every
  * reason that stage found; the batch always goes on. Accepted tasks come back with each distractor's
@@ -79,9 +75,9 @@ export async function runGate(
   // 1. schema
   await stage('schema', (idx) => new Map(idx.map((i) => [i, schemaStage(items[i].task, profile)])));
 
-  // 2. AST semantics (one interpreter for the whole batch)
+  // 2. AST semantics (one interpreter for the whole batch); its code facts also feed the cross-canonical sweep.
   let multiStatement = 0;
-  const codeFacts = new Map<string, CodeFactsLike>();
+  let facts: Awaited<ReturnType<typeof astFacts>> = new Map();
   await stage('ast_semantics', async (idx) => {
     const reqs = idx.flatMap((i) => {
       const t = items[i].task;
@@ -92,13 +88,11 @@ export async function runGate(
         { id: `${i}:t`, kind: 'tests' as const, tests, target: t.tests.kind === 'check' ? 'check' : t.function_name },
       ];
     });
-    const facts = await astFacts(reqs);
+    facts = await astFacts(reqs);
+    const get = (id: string) => facts.get(id) as CodeFactsLike;
     const out = new Map<number, GateIssue[]>();
     for (const i of idx) {
       const t = items[i].task;
-      const get = (id: string) => facts.get(id) as CodeFactsLike;
-      t.distractors.forEach((_, j) => codeFacts.set(`${i}:d${j}`, get(`${i}:d${j}`)));
-      codeFacts.set(`${i}:c`, get(`${i}:c`));
       const testFacts = (facts.get(`${i}:t`) as { tests: TestFactLike[] }).tests;
       const r = astStage(t, get(`${i}:c`), t.distractors.map((_, j) => get(`${i}:d${j}`)), testFacts);
       multiStatement += r.multiStatementTests;
@@ -109,7 +103,7 @@ export async function runGate(
 
   // 3. canonical execution
   await stage('canonical_execution', async (idx) => {
-    const results = await oracle.runMany(idx.map((i) => ({ code: items[i].task.canonical, suite: suiteOf(items[i].task) })), {
+    const results = await oracle.runMany(idx.map((i) => ({ code: items[i].task.canonical, suite: items[i].task.tests })), {
       onProgress: (d, n) => opts.onProgress?.('canonical_execution', d, n),
     });
     return new Map(idx.map((i, k) => [i, canonicalStage(results[k].outcomes)]));
@@ -118,7 +112,7 @@ export async function runGate(
   // 4. distractor execution
   const distractorResults = new Map<number, ExecResult[]>();
   await stage('distractor_execution', async (idx) => {
-    const reqs = idx.flatMap((i) => items[i].task.distractors.map((d) => ({ code: d.code, suite: suiteOf(items[i].task) })));
+    const reqs = idx.flatMap((i) => items[i].task.distractors.map((d) => ({ code: d.code, suite: items[i].task.tests })));
     const results = await oracle.runMany(reqs, { onProgress: (d, n) => opts.onProgress?.('distractor_execution', d, n) });
     const out = new Map<number, GateIssue[]>();
     let k = 0;
@@ -158,12 +152,12 @@ export async function runGate(
     const t = items[i].task;
     const codes = [['canonical', t.canonical, `${i}:c`], ...t.distractors.map((d, j) => [`distractors[${j}]`, d.code, `${i}:d${j}`])] as const;
     for (const [which, code, key] of codes) {
-      for (const fn of codeFacts.get(key)?.top_level_functions ?? []) {
+      for (const fn of (facts.get(key) as CodeFactsLike | undefined)?.top_level_functions ?? []) {
         for (const to of byName.get(fn) ?? []) if (to !== i) candidates.push({ from: i, which, code, to });
       }
     }
   }
-  const crossResults = await oracle.runMany(candidates.map((c) => ({ code: c.code, suite: suiteOf(items[c.to].task) })));
+  const crossResults = await oracle.runMany(candidates.map((c) => ({ code: c.code, suite: items[c.to].task.tests })));
   const passing = candidates
     .map((c, k) => ({ corpus_task_id: items[c.from].task.task_id, which: c.which, query_task_id: items[c.to].task.task_id, function_name: items[c.to].task.function_name, passed: crossResults[k].passed }))
     .filter((h) => h.passed);

@@ -3,6 +3,7 @@ import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { scoreQuery } from '../../core/metrics/score_query.ts';
 import type { Oracle } from '../exec/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
+import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
 import { discoverConfigs } from './configs.ts';
 import { executeTopK, pairKey } from './execute.ts';
@@ -41,7 +42,7 @@ export interface ScoringManifest {
  */
 export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringManifest; report: ReportResult }> {
   const log = opts.log ?? (() => {});
-  const bench = loadBenchmark(join(opts.runDir, 'benchmark'));
+  const bench = loadBenchmark(benchmarkDirOf(opts.runDir));
   for (const r of bench.rejections) log(`rejected ${r.file}${r.line ? `:${r.line}` : ''}${r.record ? ` ${r.record}` : ''} ${r.field}: ${r.message}`);
   const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
   for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);

@@ -7,6 +7,7 @@ import { buildDrilldown } from '../../core/report/drilldown.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
 import { writePairwiseParquet } from './pairwiseParquet.ts';
+import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeTrecQrels, writeTrecRun } from './exports.ts';
 import { readRankingsParquet } from './rankingsParquet.ts';
@@ -35,7 +36,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
-  const bench = loadBenchmark(join(runDir, 'benchmark'));
+  const bench = loadBenchmark(benchmarkDirOf(runDir));
   const stats = computeStatistics(configs, opts);
   const dir = reportDir(runDir);
   const run = runDir.split('/').filter(Boolean).pop() ?? runDir;

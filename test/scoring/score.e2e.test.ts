@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
@@ -131,6 +131,14 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     const other = writeReport(runDir, { replicates: 400, seed: 12, alpha: 0.05 });
     assert.equal(other.stats.estimates.toy['exec@1'].estimate, result.report.stats.estimates.toy['exec@1'].estimate);
     assert.ok(existsSync(join(runDir, 'report', 'report.html')));
+  });
+
+  test('a release-layout run (queries.jsonl at the top, which embed accepts) is scored from there, with the same numbers', async () => {
+    const release = join(dir, 'release');
+    cpSync(join(runDir, 'benchmark'), release, { recursive: true });
+    cpSync(join(runDir, 'embeddings'), join(release, 'embeddings'), { recursive: true });
+    const r = await scoreRun({ runDir: release, oracle, replicates: 400, seed: 11 });
+    assert.deepEqual(r.report.stats.estimates, result.report.stats.estimates);
   });
 
   test('CLI report rebuilds the report with the seed it is given; compare prints the pairwise row, flipped when asked in the other order', async () => {

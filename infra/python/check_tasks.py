@@ -2,15 +2,14 @@
 """Check hand-written (TRUSTED) task files before they ship: schema-level fields, unique names, test shape,
 canonical passes its own tests, and a rough single-edit mutation pre-check.
 
-Our own authoring tool, not the project's gate: it executes only the curated canonicals and single-edit
-mutants of them, each in a forked child of a worker subprocess with a timeout and an address-space limit.
-Code under test from users never goes through here; that goes through the execution oracle.
+Our own authoring tool, not the project's gate: it executes the curated canonicals and single-edit mutants of
+them through the project's sandbox (infra/runner/sandbox.py fork servers), as the execution oracle does.
 
 The mutation pre-check enumerates with the engine's own mutate.py, limited to its token-level operators, so a
 task that cannot get 4 wrong-output mutants of >= 3 bug types from those is found while it is being written.
 
 Usage:
-  check_tasks.py [--mutants] [--curated] [--mbpp PATH] [--json] [--timeout S] PATH...   (files or dirs of *.jsonl)
+  check_tasks.py [--mutants] [--curated] [--mbpp PATH] [--json] [--jobs N] [--test-timeout S] PATH...   (files or dirs of *.jsonl)
 Exit status 0 when every task passes every check that was asked for, 1 otherwise, 2 on usage errors.
 """
 from __future__ import annotations
@@ -18,10 +17,9 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import os
+import queue
 import re
 import select
-import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -36,11 +34,9 @@ DOMAINS = (
 MIN_TESTS, MAX_TESTS = 7, 10
 # Gate default profile (issue 2): 4 distractors of >= 3 bug types (issue 3's curated target).
 NEED_MUTANTS, NEED_TYPES = 4, 3
-# Canonicals run in milliseconds; a mutant that loops forever should cost little. Overridable (--test-timeout).
+# A mutant that loops forever should cost little: its suite gets this much per test, at least 1 s (the sandbox's
+# limit is per suite, wall clock). Overridable (--test-timeout).
 PER_TEST_TIMEOUT_S = 0.3
-# A mutant that loops forever on two tests almost surely loops on the rest: mark them TIMEOUT unrun. This can only
-# undercount wrong-output kills (a pre-check that errs on the strict side).
-GIVE_UP_AFTER_TIMEOUTS = 2
 
 
 # ----------------------------------------------------------------------------------------------- static checks
@@ -137,95 +133,72 @@ def enumerate_mutants(code: str, function_name: str) -> list[Mutant]:
 
 # ----------------------------------------------------------------------------------------------- execution
 
-class _TestTimeout(BaseException):
-    pass
+SANDBOX = Path(__file__).resolve().parents[1] / 'runner' / 'sandbox.py'
+# Canonicals get the oracle's suite limit; mutants (which often loop forever) PER_TEST_TIMEOUT_S per test.
+CANONICAL_SUITE_TIMEOUT_S = 5.0
 
 
-def _run_child(code: str, tests: list[str], wfd: int) -> None:
-    """In a forked child: run the code then each test in a fresh namespace; one outcome per line to wfd."""
-    import resource
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
+class Sandbox:
+    """One fork server of infra/runner/sandbox.py, the project's sandbox: mutants are code mutated on purpose,
+    so they run only in its isolated children (own network namespace, rlimits, no writes outside scratch)."""
 
-    def on_alarm(*_):
-        raise _TestTimeout()
-    # CPU-time timer, not wall clock: the machine is shared and a loaded box must not time out a canonical.
-    signal.signal(signal.SIGPROF, on_alarm)
-    timeouts = 0
-    for t in tests:
-        if timeouts >= GIVE_UP_AFTER_TIMEOUTS:
-            os.write(wfd, b'"TIMEOUT"\n')
-            continue
-        signal.setitimer(signal.ITIMER_PROF, PER_TEST_TIMEOUT_S)
+    def __init__(self, hash_seed: str):
+        # Not -I: PYTHONHASHSEED must be honoured, so a canonical whose output depends on the order of a set or
+        # dict of str is caught by running it under two seeds (-I would ignore it). -s and a minimal env instead.
+        env = {'PYTHONHASHSEED': hash_seed, 'PATH': '/usr/bin:/bin', 'LC_ALL': 'C.UTF-8'}
+        self.proc = subprocess.Popen([sys.executable, '-s', '-B', str(SANDBOX), 'serve'],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.next_id = 0
+        self._read(30.0)  # the ready frame
+
+    def _read(self, deadline_s: float) -> dict:
+        # The sandbox enforces each suite's limit itself; this only covers a server that stopped answering.
+        ready, _, _ = select.select([self.proc.stdout], [], [], deadline_s)
+        head = self.proc.stdout.read(4) if ready else b''
+        if len(head) < 4:
+            self.proc.kill()
+            raise RuntimeError('sandbox fork server died or stopped answering')
+        return json.loads(self.proc.stdout.read(int.from_bytes(head, 'big')))
+
+    def run(self, code: str, tests: list[str], timeout_s: float) -> list[str]:
+        self.next_id += 1
+        body = json.dumps({'id': self.next_id, 'code': code, 'suite': {'kind': 'asserts', 'tests': tests},
+                           'timeout_s': timeout_s}).encode()
+        self.proc.stdin.write(len(body).to_bytes(4, 'big') + body)
+        self.proc.stdin.flush()
+        res = self._read(timeout_s + 30.0)
+        if 'error' in res:
+            raise RuntimeError(f"sandbox: {res['error']}")
+        return res['outcomes']
+
+    def close(self) -> None:
+        self.proc.stdin.close()
         try:
-            ns: dict = {'__name__': '__main__'}
-            exec(compile(code, '<candidate>', 'exec'), ns)
-            exec(compile(t, '<test>', 'exec'), ns)
-            res = 'pass'
-        except _TestTimeout:
-            res = 'TIMEOUT'
-            timeouts += 1
-        except AssertionError as e:
-            res = f'FAIL: {e}' if e.args else 'FAIL'
-        except BaseException as e:  # noqa: BLE001 - every failure is an outcome here
-            res = f'ERROR: {type(e).__name__}'
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        os.write(wfd, (json.dumps(res) + '\n').encode())
-    os._exit(0)
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
-def run_program(code: str, tests: list[str]) -> list[str]:
-    """Fork, run, collect outcomes; a child that stops answering is killed and its remaining tests time out."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
+def run_all(items: list[tuple[str, list[str]]], hash_seed: str, jobs: int, timeout_of) -> list[list[str]]:
+    """Outcomes per (code, tests) item, `jobs` fork servers in parallel (one request at a time each)."""
+    servers: queue.Queue[Sandbox] = queue.Queue()
+    started = [Sandbox(hash_seed) for _ in range(max(1, min(jobs, len(items))))]
+    for s in started:
+        servers.put(s)
+
+    def one(item: tuple[str, list[str]]) -> list[str]:
+        s = servers.get()
         try:
-            _run_child(code, tests, w)
+            return s.run(item[0], item[1], timeout_of(item[1]))
         finally:
-            os._exit(70)
-    os.close(w)
-    buf = b''
-    # Wall-clock backstop for a child stuck outside Python bytecode (or starved by a loaded machine).
-    budget = PER_TEST_TIMEOUT_S * len(tests) * 4 + 10.0
-    while buf.count(b'\n') < len(tests):
-        ready, _, _ = select.select([r], [], [], budget)
-        if not ready:
-            os.kill(pid, signal.SIGKILL)
-            break
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        buf += chunk
-    os.close(r)
-    os.waitpid(pid, 0)
-    outcomes = [json.loads(x) for x in buf.decode().splitlines()]
-    return outcomes + ['TIMEOUT'] * (len(tests) - len(outcomes))
+            servers.put(s)
 
-
-def worker_main() -> None:
-    """`--worker`: read {items: [{code, tests}], test_timeout_s} on stdin, print one outcome list per item."""
-    global PER_TEST_TIMEOUT_S
-    job = json.load(sys.stdin)
-    PER_TEST_TIMEOUT_S = job['test_timeout_s']
-    res = [run_program(it['code'], it['tests']) for it in job['items']]
-    sys.stdout.write(json.dumps(res))
-
-
-def run_in_worker(items: list[tuple[str, list[str]]], timeout_s: float, hash_seed: str) -> list[list[str]]:
-    """One worker process for many (code, tests) items: it forks a child per item, so one interpreter start
-    serves the whole batch (starting Python costs far more than forking on a loaded 2-core machine)."""
-    # Not -I: we want PYTHONHASHSEED honoured so a canonical whose output depends on set/dict-of-str order is
-    # caught (the oracle runs with -I, i.e. a random seed per run). -s and a minimal environment instead.
-    env = {'PYTHONHASHSEED': hash_seed, 'PATH': '/usr/bin:/bin', 'LC_ALL': 'C.UTF-8'}
-    job = {'items': [{'code': c, 'tests': t} for c, t in items], 'test_timeout_s': PER_TEST_TIMEOUT_S}
-    p = subprocess.run([sys.executable, '-s', '-B', __file__, '--worker'], input=json.dumps(job),
-                       capture_output=True, text=True, timeout=timeout_s, env=env)
-    if p.returncode != 0:
-        raise RuntimeError(f'worker exited {p.returncode}: {p.stderr[-2000:]}')
-    return json.loads(p.stdout)
+    try:
+        with ThreadPoolExecutor(max_workers=len(started)) as pool:
+            return list(pool.map(one, items))
+    finally:
+        for s in started:
+            s.close()
 
 
 def is_bare_failure(o: str) -> bool:
@@ -276,13 +249,13 @@ def select_four(mutants: list[Mutant]) -> list[Mutant]:
     return picked
 
 
-def check_canonicals(recs: list[dict], timeout_s: float) -> list[list[str]]:
+def check_canonicals(recs: list[dict], jobs: int) -> list[list[str]]:
     """Problems per record from running each canonical against its tests, under two hash seeds: the second run
     catches output that depends on str-set/dict ordering (the oracle runs with a random seed per run)."""
     items = [(r['canonical'], r['tests']['tests']) for r in recs]
     try:
-        runs = [run_in_worker(items, timeout_s, seed) for seed in ('0', '12345')]
-    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        runs = [run_all(items, seed, jobs, lambda _: CANONICAL_SUITE_TIMEOUT_S) for seed in ('0', '12345')]
+    except RuntimeError as e:
         return [[f'canonical: could not be run: {e}'] for _ in recs]
     out = []
     for o1, o2 in zip(*runs):
@@ -291,14 +264,18 @@ def check_canonicals(recs: list[dict], timeout_s: float) -> list[list[str]]:
     return out
 
 
+def mutant_timeout(tests: list[str]) -> float:
+    return max(1.0, PER_TEST_TIMEOUT_S * len(tests))
+
+
 def check_mutants(rec: dict, args: argparse.Namespace) -> tuple[list[str], dict | None]:
     """Enumerate and run every single-edit mutant of a (passing) canonical; problems and a mutant report."""
     problems: list[str] = []
     tests = rec['tests']['tests']
     mutants = enumerate_mutants(rec['canonical'], rec['function_name'])
     try:
-        res = run_in_worker([(m.code, tests) for m in mutants], args.timeout, '0') if mutants else []
-    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        res = run_all([(m.code, tests) for m in mutants], '0', 1, mutant_timeout) if mutants else []
+    except RuntimeError as e:
         return [f'mutants: could not be run: {e}'], None
     for m, o in zip(mutants, res):
         m.outcomes = o
@@ -334,7 +311,6 @@ def main(argv: list[str]) -> int:
     ap.add_argument('--curated', action='store_true', help='curated rules: domain, cur_<domain>_<nn>, no distractors')
     ap.add_argument('--mbpp', help='MBPP jsonl; function names defined there are not allowed')
     ap.add_argument('--json', action='store_true', help='print one JSON report instead of text')
-    ap.add_argument('--timeout', type=float, default=600.0, help='wall-clock seconds per task worker')
     ap.add_argument('--verbose', action='store_true', help='list every mutant and its outcome')
     ap.add_argument('--jobs', type=int, default=2, help='tasks checked at once')
     ap.add_argument('--test-timeout', type=float, default=PER_TEST_TIMEOUT_S, help='seconds per test')
@@ -370,7 +346,7 @@ def main(argv: list[str]) -> int:
         if not rep['problems']:
             runnable.append((rep, rec))
     # All canonicals in one batch; then mutants per task, a few tasks at once (they mostly wait on timeouts).
-    for (rep, _), problems in zip(runnable, check_canonicals([rec for _, rec in runnable], args.timeout)):
+    for (rep, _), problems in zip(runnable, check_canonicals([rec for _, rec in runnable], args.jobs)):
         rep['problems'] += problems
     if args.mutants:
         todo = [(rep, rec) for rep, rec in runnable if not rep['problems']]
@@ -400,7 +376,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == '__main__':
-    if sys.argv[1:2] == ['--worker']:
-        worker_main()
-    else:
-        sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:]))

@@ -1,3 +1,4 @@
+import { isRetryableStatus, parseRetryAfter as parseHeaders, type HeaderSource } from '../llm/retryAfter.ts';
 import { ProviderResponseError, ProviderUnavailableError } from './types.ts';
 
 export interface RetryPolicy {
@@ -20,26 +21,9 @@ export interface RetryInfo {
   retryAfterMs: number | null;
 }
 
-type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
-
-function header(h: HeaderSource | undefined, name: string): string | null {
-  if (!h) return null;
-  if (typeof (h as { get?: unknown }).get === 'function') return (h as { get(n: string): string | null }).get(name);
-  const rec = h as Record<string, string | string[] | undefined>;
-  const key = Object.keys(rec).find((k) => k.toLowerCase() === name);
-  const v = key ? rec[key] : undefined;
-  return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
-}
-
 /** Retry-After is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3); `retry-after-ms` is OpenAI's finer form. */
 export function parseRetryAfter(headers: HeaderSource | undefined, now = Date.now()): number | null {
-  const ms = header(headers, 'retry-after-ms');
-  if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const v = header(headers, 'retry-after')?.trim();
-  if (!v) return null;
-  if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
-  const date = Date.parse(v);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+  return parseHeaders(headers, { dates: true, now });
 }
 
 /**
@@ -59,7 +43,7 @@ export function retryInfo(err: unknown): RetryInfo {
   }
   // No status: a connection-level failure (refused, reset, timeout) is worth retrying; a programming error is not.
   const connection = status == null && /connect|timeout|timed out|fetch failed|socket|ECONN|EPIPE|network/i.test(`${String(e.name)} ${String(e.message)}`);
-  const retryable = status != null ? status === 408 || status === 409 || status === 429 || status >= 500 : connection;
+  const retryable = status != null ? isRetryableStatus(status, { conflict: true }) : connection;
   return { retryable, status, retryAfterMs };
 }
 

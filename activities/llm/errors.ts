@@ -6,6 +6,8 @@
  * The SDKs' own retries are switched off (maxRetries 0) so that Temporal is the only retry layer and the
  * ledger sees every request.
  */
+import { isRetryableStatus, parseRetryAfter, type HeaderSource } from './retryAfter.ts';
+
 export class ProviderError extends Error {
   constructor(
     message: string,
@@ -39,23 +41,13 @@ const HINTS: Record<number, string> = {
 };
 
 /**
- * `retry-after-ms` (OpenAI) or `retry-after` in seconds (RFC 9110; an HTTP date is ignored), from the SDK error's
- * headers (a fetch `Headers` in the OpenAI and Anthropic SDKs). Capped: a provider asking for an hour should
- * not park a worker slot that long; the policy's backoff takes over after the cap.
+ * `retry-after-ms` (OpenAI) or `retry-after` in seconds (an HTTP date is ignored), from the SDK error's headers
+ * (a fetch `Headers` in the OpenAI and Anthropic SDKs). Capped: a provider asking for an hour should not park a
+ * worker slot that long; the policy's backoff takes over after the cap.
  */
 export function retryAfterMs(err: unknown, capMs = 120_000): number | null {
-  const h = (err as { headers?: unknown })?.headers;
-  const get = (name: string): string | null => {
-    if (!h) return null;
-    if (typeof (h as Headers).get === 'function') return (h as Headers).get(name);
-    const v = (h as Record<string, unknown>)[name];
-    return typeof v === 'string' ? v : null;
-  };
-  const ms = Number(get('retry-after-ms'));
-  if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return Math.min(ms, capMs);
-  const s = Number(get('retry-after'));
-  if (get('retry-after') !== null && Number.isFinite(s) && s >= 0) return Math.min(s * 1000, capMs);
-  return null;
+  const ms = parseRetryAfter((err as { headers?: HeaderSource } | null)?.headers, { dates: false });
+  return ms === null ? null : Math.min(ms, capMs);
 }
 
 /** The SDKs of all three providers put the HTTP status on `status`; connection errors have none. */
@@ -63,9 +55,11 @@ export function classifyProviderError(err: unknown, provider: string, model: str
   const status = typeof (err as { status?: unknown })?.status === 'number' ? ((err as { status: number }).status as number) : null;
   const raw = ((err as Error)?.message ?? String(err)).replace(/\s+/g, ' ').slice(0, 500);
   if (status === null) return new ProviderError(`${provider}/${model}: request failed before a response (${raw})`, true, null);
+  if (!isRetryableStatus(status, { conflict: false })) {
+    const hint = HINTS[status] ?? 'the request was refused';
+    return new ProviderError(`${provider}/${model}: HTTP ${status}, not retried: ${hint}. Provider said: ${raw}`, false, status);
+  }
   if (status === 429) return new ProviderError(`${provider}/${model}: rate limited (HTTP 429): ${raw}`, true, 429, retryAfterMs(err));
-  if (status >= 500) return new ProviderError(`${provider}/${model}: server error (HTTP ${status}): ${raw}`, true, status, retryAfterMs(err));
   if (status === 408) return new ProviderError(`${provider}/${model}: request timeout (HTTP 408): ${raw}`, true, 408);
-  const hint = HINTS[status] ?? 'the request was refused';
-  return new ProviderError(`${provider}/${model}: HTTP ${status}, not retried: ${hint}. Provider said: ${raw}`, false, status);
+  return new ProviderError(`${provider}/${model}: server error (HTTP ${status}): ${raw}`, true, status, retryAfterMs(err));
 }

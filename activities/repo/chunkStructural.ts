@@ -97,10 +97,23 @@ function lineStart(source: string, index: number): number {
   return source.lastIndexOf('\n', index - 1) + 1;
 }
 
-function lineCount(source: string, start: number, end: number): number {
-  let n = 1;
-  for (let i = start; i < end; i++) if (source.charCodeAt(i) === 10) n++;
-  return n;
+/**
+ * 1-based line of a string index: one plus the newlines before it. The newline positions are found once per
+ * file and each lookup is a binary search, so numbering every chunk is not quadratic in the file's length.
+ */
+function lineNumbers(source: string): (index: number) => number {
+  const newlines: number[] = [];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) newlines.push(i);
+  return (index) => {
+    let lo = 0;
+    let hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newlines[mid] < index) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
 }
 
 function splitClass(def: Node, outer: Node, leadStart: number, source: string, out: Piece[]): void {
@@ -204,6 +217,7 @@ export async function chunkStructural(path: string, source: string, language: La
     const forced = fileRole(path, source);
     const seen = new Map<string, number>();
     const chunks: Chunk[] = [];
+    const lineOf = lineNumbers(source);
     let bytePos = 0;
     let charPos = 0;
     const byteAt = (idx: number) => {
@@ -216,8 +230,8 @@ export async function chunkStructural(path: string, source: string, language: La
       if (p.end <= p.start) continue;
       const text = source.slice(p.start, p.end);
       if (!text.trim()) continue;
-      const startLine = lineCount(source, 0, p.start);
-      const endLine = startLine + lineCount(source, p.start, p.end) - 1;
+      const startLine = lineOf(p.start);
+      const endLine = lineOf(p.end);
       const own = new Set(p.symbols);
       const refs = new Set<string>(p.owner ? [p.owner] : []);
       // References: identifiers inside the piece, from every top-level node overlapping it.

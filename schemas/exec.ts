@@ -20,6 +20,11 @@ export const CheckSuite = z.object({
 export const TestSuite = z.discriminatedUnion('kind', [AssertSuite, CheckSuite]);
 export type TestSuite = z.infer<typeof TestSuite>;
 
+/** The suite's test sources, one per test the oracle reports (a `check` program is a single test). */
+export function suiteSources(suite: TestSuite): string[] {
+  return suite.kind === 'asserts' ? suite.tests : [suite.program];
+}
+
 /**
  * Per-test outcome, as the paper categorises it:
  * `pass`, `FAIL` (bare AssertionError), `FAIL: <message>`, `TIMEOUT`, `ERROR: <ExceptionType>`.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { jsonlFiles } from '../paths.ts';
 import type { Task } from '../../schemas/task.ts';
+import { suiteSources } from '../../schemas/exec.ts';
 import { getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { buildYieldReport, type YieldReport } from '../../core/mutation/yieldReport.ts';
@@ -65,10 +66,6 @@ export interface BuildManifest {
   files: Record<string, string>;
 }
 
-function testSources(task: Task): string[] {
-  return task.tests.kind === 'asserts' ? task.tests.tests : [task.tests.program];
-}
-
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 function countBy<T>(items: readonly T[], key: (t: T) => string, numeric = false): Record<string, number> {
@@ -96,7 +93,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   say(`${imported.tasks.length} tasks imported, ${imported.rejections.length} rejected`);
   // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
   const items: ImportedTask[] = [];
-  const facts = await analyzeCode(imported.tasks.map(({ task }, i) => ({ id: String(i), code: task.canonical, tests: testSources(task) })));
+  const facts = await analyzeCode(imported.tasks.map(({ task }, i) => ({ id: String(i), code: task.canonical, tests: suiteSources(task.tests) })));
   imported.tasks.forEach((it, i) => {
     const f = facts[i];
     const name = it.task.tests.kind === 'check' ? 'check' : it.task.function_name;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
+import { suiteSources, type ExecRequest, type ExecResult, type TestSuite } from '../../schemas/exec.ts';
 import { stateDir } from '../paths.ts';
 import { ExecCache, execContentKey, execRunKey } from './cache.ts';
 import { SandboxPool, runnerVersion } from './pool.ts';
@@ -11,10 +11,6 @@ export const DEFAULT_TIMEOUT_S = 5;
 
 export function defaultCachePath(): string {
   return join(stateDir(), 'exec-cache.sqlite');
-}
-
-function testCount(suite: TestSuite): number {
-  return suite.kind === 'asserts' ? suite.tests.length : 1;
 }
 
 class CachedOracle implements Oracle {
@@ -58,7 +54,7 @@ class CachedOracle implements Oracle {
   }
 
   private async execute(content: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
-    const raw = await this.pool.run(code, suite, testCount(suite), timeoutS);
+    const raw = await this.pool.run(code, suite, suiteSources(suite).length, timeoutS);
     const infraFailure = raw.outcomes.includes('ERROR: SandboxDied');
     if (this.cache && !infraFailure) this.cache.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
     return { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: raw.outcomes.every((o) => o === 'pass'), cached: false };

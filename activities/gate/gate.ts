@@ -1,5 +1,5 @@
 import type { Task } from '../../schemas/task.ts';
-import type { ExecResult } from '../../schemas/exec.ts';
+import { suiteSources, type ExecResult } from '../../schemas/exec.ts';
 import type { GateProfile } from '../../core/gate/profiles.ts';
 import {
   STAGES, astStage, batchIntegrity, canonicalStage, distractorStage, failingSubset, schemaStage,
@@ -81,11 +81,10 @@ export async function runGate(
   await stage('ast_semantics', async (idx) => {
     const reqs = idx.flatMap((i) => {
       const t = items[i].task;
-      const tests = t.tests.kind === 'asserts' ? t.tests.tests : [t.tests.program];
       return [
         { id: `${i}:c`, kind: 'code' as const, code: t.canonical },
         ...t.distractors.map((d, j) => ({ id: `${i}:d${j}`, kind: 'code' as const, code: d.code })),
-        { id: `${i}:t`, kind: 'tests' as const, tests, target: t.tests.kind === 'check' ? 'check' : t.function_name },
+        { id: `${i}:t`, kind: 'tests' as const, tests: suiteSources(t.tests), target: t.tests.kind === 'check' ? 'check' : t.function_name },
       ];
     });
     facts = await astFacts(reqs);

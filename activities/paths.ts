@@ -26,3 +26,13 @@ export function jsonlFiles(path: string): string[] {
     .sort()
     .map((f) => join(path, f));
 }
+
+/** The shared embedding cache (SQLite): EXECRETRIEVAL_EMBED_CACHE when set, else in the state directory. */
+export function embeddingCachePath(env: Readonly<Record<string, string | undefined>> = process.env, state: string = stateDir()): string {
+  return env.EXECRETRIEVAL_EMBED_CACHE ?? join(state, 'embedding-cache.sqlite');
+}
+
+/** Where local embedding models' weights live (`<state>/models/<model>/`). */
+export function modelRoot(state: string = stateDir()): string {
+  return join(state, 'models');
+}

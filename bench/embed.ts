@@ -23,13 +23,14 @@ import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { createLocalOnnxProvider } from '../activities/embeddings/providers/localOnnx.ts';
 import { EmbeddingCache } from '../activities/embeddings/cache.ts';
 import { embedItems } from '../activities/embeddings/embedItems.ts';
+import { modelRoot as defaultModelRoot } from '../activities/paths.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const root = process.cwd();
-const modelRoot = join(root, '.execretrieval', 'models');
+const modelRoot = defaultModelRoot();
 const config = loadRegistry({ root, env: {} }).entries.find((e) => e.config.config_id === 'local-all-minilm-l6-v2')!.config;
 
 function mbppCorpus(): string[] {

@@ -6,8 +6,6 @@ import Database from 'better-sqlite3';
 /** sha256 (hex) of the exact text sent to the provider, template included: the cache key's text part. */
 export const textHash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-export const DEFAULT_CACHE_PATH = '.execretrieval/embedding-cache.sqlite';
-
 /**
  * Embedding cache: (config_id, invocation fingerprint, sha256 of text sent) → float32 vector. SQLite in WAL
  * mode so several workers read and write it at once; a rerun or a resumed run re-embeds nothing already here.

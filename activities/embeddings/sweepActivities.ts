@@ -7,7 +7,8 @@ import { invocationFingerprint, prepareText, sideOf, type Side } from '../../cor
 import type { EmbedStats } from '../../core/embeddings/stats.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { availability } from './availability.ts';
-import { DEFAULT_CACHE_PATH, EmbeddingCache, textHash } from './cache.ts';
+import { EmbeddingCache, textHash } from './cache.ts';
+import { embeddingCachePath, modelRoot as defaultModelRoot } from '../paths.ts';
 import { loadRegistry } from './configs.ts';
 import { embedItems } from './embedItems.ts';
 import { loadBenchmarkItems } from './benchmarkItems.ts';
@@ -64,10 +65,10 @@ export const TEXTS_PER_ACTIVITY = 512;
  * reused across batches (a local model loads once).
  */
 export function createEmbedActivities(deps: EmbedActivitiesDeps) {
-  const modelRoot = deps.modelRoot ?? join(deps.root, '.execretrieval', 'models');
+  const modelRoot = deps.modelRoot ?? defaultModelRoot();
   const penv: ProviderEnv = { env: deps.env, modelRoot, baseUrls: deps.baseUrls };
   let cache: EmbeddingCache | null = null;
-  const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? deps.env.EXECRETRIEVAL_EMBED_CACHE ?? join(deps.root, DEFAULT_CACHE_PATH)));
+  const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? embeddingCachePath(deps.env)));
   const providers = new Map<string, Promise<EmbeddingProvider>>();
   const providerFor = (config: EmbeddingConfig) => {
     const key = `${config.config_id}\u0000${invocationFingerprint(config, 'query')}`;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { loadRegistry } from '../embeddings/configs.ts';
 import { EmbeddingCache } from '../embeddings/cache.ts';
+import { embeddingCachePath } from '../paths.ts';
 import { embedItems } from '../embeddings/embedItems.ts';
 import { createProvider } from '../embeddings/providers/index.ts';
 import type { EmbeddingProvider } from '../embeddings/types.ts';
@@ -19,7 +20,7 @@ export function registryEmbedder(root: string, stateDir: string, configId: strin
   }
   const config = entry.config;
   if (config.dimensions == null) throw new Error(`${configId}: has no vectors (provider ${config.provider})`);
-  const cache = new EmbeddingCache(join(stateDir, 'embedding-cache.sqlite'));
+  const cache = new EmbeddingCache(embeddingCachePath(process.env, stateDir));
   let provider: Promise<EmbeddingProvider> | null = null;
   const penv = { env: process.env, modelRoot: join(stateDir, 'models') };
   return {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { join } from 'node:path';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { availability } from '../../activities/embeddings/availability.ts';
+import { modelRoot } from '../../activities/paths.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
 
 export function registerConfigs(program: Command): void {
@@ -12,7 +12,7 @@ export function registerConfigs(program: Command): void {
     .option('--json', 'print JSON')
     .action((opts: { configFile?: string[]; json?: boolean }) => {
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
-      const penv = { env: process.env, modelRoot: join(PROJECT_ROOT, '.execretrieval', 'models') };
+      const penv = { env: process.env, modelRoot: modelRoot() };
       const rows = reg.entries.map((e) => {
         const a = availability(e.config, penv);
         return { config_id: e.config.config_id, provider: e.config.provider, model: e.config.model, dims: e.config.dimensions, paper: e.config.paper, runnable: a.ok, detail: a.detail, origin: e.origin, overrides: e.overrides };

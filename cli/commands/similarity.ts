@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { join } from 'node:path';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { selectConfigs } from '../../core/embeddings/registry.ts';
 import { cosineMatrix } from '../../core/embeddings/vectors.ts';
-import { DEFAULT_CACHE_PATH, EmbeddingCache } from '../../activities/embeddings/cache.ts';
+import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
+import { embeddingCachePath, modelRoot } from '../../activities/paths.ts';
 import { embedItems } from '../../activities/embeddings/embedItems.ts';
 import { createProvider } from '../../activities/embeddings/providers/index.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
@@ -22,8 +22,8 @@ export function registerSimilarity(program: Command): void {
       if (texts.length < 2) throw new Error('give at least two texts');
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
       const [config] = selectConfigs(reg.entries, [opts.config]);
-      const cache = new EmbeddingCache(process.env.EXECRETRIEVAL_EMBED_CACHE ?? join(PROJECT_ROOT, DEFAULT_CACHE_PATH));
-      const penv = { env: process.env, modelRoot: join(PROJECT_ROOT, '.execretrieval', 'models') };
+      const cache = new EmbeddingCache(embeddingCachePath());
+      const penv = { env: process.env, modelRoot: modelRoot() };
       let provider: Awaited<ReturnType<typeof createProvider>> | undefined;
       try {
         const { vectors } = await embedItems(config, opts.as, texts.map((text, i) => ({ id: String(i), text })), {

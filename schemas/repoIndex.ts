@@ -115,21 +115,6 @@ export const DIAGNOSES = [
 export const Diagnosis = z.enum(DIAGNOSES);
 export type Diagnosis = z.infer<typeof Diagnosis>;
 
-/** Who fixes it: the guide's ownership hand-off at the first broken boundary. */
-export const DIAGNOSIS_OWNER: Record<Diagnosis, string> = {
-  passed: '-',
-  invalid_index: 'indexing',
-  stale_revision: 'indexing',
-  stale_gold_label: 'dataset',
-  excluded_by_path_policy: 'indexing',
-  not_chunked: 'parser/chunker',
-  metadata_wrong: 'parser/chunker',
-  not_a_candidate: 'retrieval',
-  ranked_below_cutoff: 'retrieval',
-  demoted_by_reranker: 'reranker',
-  forbidden_source_in_context: 'retrieval (filters/policy)',
-};
-
 export const GroupDiagnosis = z.strictObject({
   group_id: z.string(),
   diagnosis: Diagnosis,

@@ -98,13 +98,4 @@ export class GitRepo {
     }
     return result;
   }
-
-  /** One file's text at a commit, or undefined when the path is not in that commit's tree. */
-  async show(commit: string, path: string): Promise<string | undefined> {
-    try {
-      return await this.git(['show', `${commit}:${path}`]);
-    } catch {
-      return undefined;
-    }
-  }
 }

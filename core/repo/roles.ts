@@ -36,7 +36,3 @@ export function fileRole(path: string, text: string): SourceRole | null {
   if (DOCS_PATH.test(path)) return 'docs';
   return null;
 }
-
-export function isTestPath(path: string): boolean {
-  return TEST_PATH.some((r) => r.test(path));
-}

@@ -19,6 +19,10 @@ export interface WireResult {
 /** Thrown when the fork server itself died or stopped answering; the caller restarts it. */
 export class ForkServerDied extends Error {
   readonly code = 'FORK_SERVER_DIED';
+  /** true when it stopped answering and the watchdog killed it; false when it died by itself. */
+  constructor(message: string, readonly hung = false) {
+    super(message);
+  }
 }
 
 /**
@@ -62,7 +66,7 @@ export class ForkServer {
     return new Promise<WireResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.proc.kill('SIGKILL');
-        this.fail(new ForkServerDied(`fork server did not answer within ${req.timeout_s}s + grace`));
+        this.fail(new ForkServerDied(`fork server did not answer within ${req.timeout_s}s + grace`, true));
       }, req.timeout_s * 1000 + this.graceMs);
       this.pending = { resolve, reject, timer };
       const body = Buffer.from(JSON.stringify(req), 'utf8');

@@ -55,8 +55,7 @@ class CachedOracle implements Oracle {
 
   private async execute(content: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
     const raw = await this.pool.run(code, suite, suiteSources(suite).length, timeoutS);
-    const infraFailure = raw.outcomes.includes('ERROR: SandboxDied');
-    if (this.cache && !infraFailure) this.cache.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    if (this.cache && !raw.infraFailure) this.cache.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
     return { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: raw.outcomes.every((o) => o === 'pass'), cached: false };
   }
 }

@@ -18,6 +18,8 @@ export interface RawRun {
   outcomes: string[];
   wall_ms: number;
   sandbox: Record<string, unknown>;
+  /** The server died under this suite: the outcomes say nothing about the code, so they must not be cached. */
+  infraFailure: boolean;
 }
 
 /**
@@ -44,12 +46,12 @@ export class SandboxPool {
       try {
         const res = await server.run(req);
         if (res.error || !res.outcomes) throw new Error(`sandbox rejected the request: ${res.error ?? 'no outcomes'}`);
-        return { outcomes: res.outcomes, wall_ms: res.wall_ms ?? 0, sandbox: res.sandbox ?? {} };
+        return { outcomes: res.outcomes, wall_ms: res.wall_ms ?? 0, sandbox: res.sandbox ?? {}, infraFailure: false };
       } catch (err) {
         if (!(err instanceof ForkServerDied)) throw err;
         this.servers[slot] = null;
-        const hung = /did not answer/.test(err.message);
-        return { outcomes: new Array(nTests).fill(hung ? 'TIMEOUT' : 'ERROR: SandboxDied'), wall_ms: timeoutS * 1000, sandbox: {} };
+        // A hung server is the suite's timeout (a real outcome of the code); a dead one is infrastructure.
+        return { outcomes: new Array(nTests).fill(err.hung ? 'TIMEOUT' : 'ERROR: SandboxDied'), wall_ms: timeoutS * 1000, sandbox: {}, infraFailure: !err.hung };
       }
     } finally {
       this.release(slot);

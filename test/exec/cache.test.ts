@@ -131,3 +131,18 @@ test('the oracle answers the default timeout from a verification run under a sho
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('code that raises its own SandboxDied is an ordinary outcome, and cached', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  try {
+    const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: 1 });
+    const own = { code: 'class SandboxDied(Exception):\n    pass\n\ndef f(x):\n    raise SandboxDied()\n', suite };
+    const first = await oracle.run(own);
+    assert.deepEqual(first.outcomes, ['ERROR: SandboxDied', 'ERROR: SandboxDied']);
+    assert.equal(first.cached, false);
+    assert.equal((await oracle.run(own)).cached, true);
+    await oracle.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

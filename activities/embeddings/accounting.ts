@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tableFromRows } from '../generation/auditFiles.ts';
-import { writeParquet } from '../storage/parquet.ts';
+import { tableFromRows, writeParquet } from '../storage/parquet.ts';
 
 export interface EmbeddingAccountRow {
   config_id: string;
@@ -40,7 +39,7 @@ export function writeEmbeddingAudit(runDir: string): { rows: EmbeddingAccountRow
     reason: c.reason ?? '',
   }));
   const file = join(runDir, 'audit', 'embeddings.parquet');
-  if (rows.length) writeParquet(file, tableFromRows(rows as unknown as Record<string, unknown>[]), { source: 'execretrieval audit' });
+  if (rows.length) writeParquet(file, tableFromRows(rows as unknown as Record<string, unknown>[], ['cost_usd']), { source: 'execretrieval audit' });
   const total = rows.reduce((s, r) => s + r.cost_usd, 0);
   return { rows, total_cost_usd: total, file };
 }

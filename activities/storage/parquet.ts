@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { Bool, Float64, Int64, Table, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as pq from 'parquet-wasm/node';
 import { writeFileAtomic } from './atomic.ts';
 
@@ -21,4 +21,34 @@ export function writeParquet(path: string, table: Table, metadata: Record<string
 export function readParquet(path: string): Table {
   const wasmTable = pq.readParquet(readFileSync(path));
   return tableFromIPC(wasmTable.intoIPCStream());
+}
+
+/**
+ * Rows to an Arrow table with explicit column types, in the rows' own key order: integers (token counts,
+ * attempt numbers) as Int64, other numbers Float64, booleans Bool, the rest Utf8 (objects as JSON).
+ * `floatColumns` are Float64 whatever their values, so a column whose values happen to be whole keeps one
+ * type across files. (`tableFromJSON` would turn every count into a double and reorder the columns.)
+ */
+export function tableFromRows(rows: readonly Record<string, unknown>[], floatColumns: readonly string[] = []): Table {
+  const floats = new Set(floatColumns);
+  const names = Object.keys(rows[0]);
+  const cols: Record<string, Vector> = {};
+  for (const name of names) {
+    const vals = rows.map((r) => (r[name] === undefined ? null : r[name]));
+    const present = vals.filter((v) => v !== null);
+    let type: DataType;
+    let data: unknown[] = vals;
+    if (floats.has(name)) type = new Float64();
+    else if (present.length && present.every((v) => typeof v === 'number' && Number.isInteger(v))) {
+      type = new Int64();
+      data = vals.map((v) => (v === null ? null : BigInt(v as number)));
+    } else if (present.length && present.every((v) => typeof v === 'number')) type = new Float64();
+    else if (present.length && present.every((v) => typeof v === 'boolean')) type = new Bool();
+    else {
+      type = new Utf8();
+      data = vals.map((v) => (v === null ? null : typeof v === 'string' ? v : JSON.stringify(v)));
+    }
+    cols[name] = vectorFromArray(data, type);
+  }
+  return new Table(cols);
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { GoldCase } from '../../schemas/gold.ts';
 import type { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { aggregate, type AggregateRow } from '../../core/repo/aggregate.ts';
@@ -153,8 +152,4 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   }
   const results = evaluated.map((e) => e.result);
   return { evaluated, results, refused, aggregates: aggregate(results) };
-}
-
-export function caseFile(dir: string, retriever: string, caseId: string): string {
-  return join(dir, 'cases', retriever.replace(/[^A-Za-z0-9._+-]/g, '_'), `${caseId}.json`);
 }

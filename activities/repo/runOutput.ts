@@ -1,11 +1,27 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { tableFromArrays } from 'apache-arrow';
 import type { CaseResult, IndexManifest } from '../../schemas/repoIndex.ts';
 import { renderReport } from '../../core/repo/report.ts';
 import { writeFileAtomic, writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeParquet } from '../storage/parquet.ts';
-import { caseFile, type EvalRunOutput } from './evalRun.ts';
+import { resolveRunDir } from '../paths.ts';
+import type { EvalRunOutput } from './evalRun.ts';
 import { EVALUATOR_VERSION } from './evidenceBundle.ts';
+
+/** A retriever configuration's folder under cases/ and evidence/: its name, with anything unsafe in a path as `_`. */
+export function retrieverFolder(retriever: string): string {
+  return retriever.replace(/[^A-Za-z0-9._+-]/g, '_');
+}
+
+export function caseFile(dir: string, retriever: string, caseId: string): string {
+  return join(dir, 'cases', retrieverFolder(retriever), `${caseId}.json`);
+}
+
+/** What `--run` names: a run directory holding results.jsonl, else a run id (its runs/<id>/repo). */
+export function repoRunDir(run: string): string {
+  return existsSync(join(resolve(run), 'results.jsonl')) ? resolve(run) : join(resolveRunDir(run), 'repo');
+}
 
 /**
  * Writes a run's artifacts under `dir` (runs/<run-id>/repo/): one JSON per case and retriever (result +
@@ -44,7 +60,7 @@ export function resultsTable(results: readonly CaseResult[]) {
 export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}): void {
   for (const e of out.evaluated) {
     writeJsonAtomic(caseFile(dir, e.result.retriever, e.result.case_id), { result: e.result, record: e.record });
-    if (e.bundle) writeJsonAtomic(join(dir, 'evidence', e.result.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'), `${e.result.case_id}.json`), e.bundle);
+    if (e.bundle) writeJsonAtomic(join(dir, 'evidence', retrieverFolder(e.result.retriever), `${e.result.case_id}.json`), e.bundle);
   }
   writeJsonlAtomic(join(dir, 'records.jsonl'), out.evaluated.map((e) => e.record));
   writeJsonlAtomic(join(dir, 'results.jsonl'), out.results);

@@ -15,7 +15,7 @@ import { loadIndex, readJsonlStrict } from '../../activities/repo/indexStore.ts'
 import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
 import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun.ts';
-import { writeRunOutput } from '../../activities/repo/runOutput.ts';
+import { caseFile, repoRunDir, retrieverFolder, writeRunOutput } from '../../activities/repo/runOutput.ts';
 import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
 
@@ -192,11 +192,10 @@ export function registerRepo(program: Command): void {
     .option('--case <id>', 'only this case')
     .option('--top <n>', 'ranked results to show', '5')
     .action((o: { run: string; retriever?: string; case?: string; top: string }) => {
-      const dir = existsSync(join(resolve(o.run), 'results.jsonl')) ? resolve(o.run) : join(resolveRunDir(o.run), 'repo');
+      const dir = repoRunDir(o.run);
       const results = readResults(dir).filter((r) => !r.passed && (!o.retriever || r.retriever === o.retriever) && (!o.case || r.case_id === o.case));
       for (const r of results) {
-        const caseDir = join(dir, 'cases', r.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'));
-        const rec = JSON.parse(readFileSync(join(caseDir, `${r.case_id}.json`), 'utf8')).record as RetrievalRecord;
+        const rec = JSON.parse(readFileSync(caseFile(dir, r.retriever, r.case_id), 'utf8')).record as RetrievalRecord;
         console.log(`CASE ${r.case_id} [${r.retriever}] query=${r.query}`);
         console.log(`  expected_revision=${r.case_revision} index_revision=${r.index_revision} cutoff=${r.cutoff}`);
         for (const c of rec.candidates_after_rerank.slice(0, Number(o.top))) {
@@ -207,7 +206,7 @@ export function registerRepo(program: Command): void {
       }
       if (results.length === 0) console.log('no failed cases');
       const names = readdirSync(join(dir, 'cases'));
-      if (o.retriever && !names.includes(o.retriever.replace(/[^A-Za-z0-9._+-]/g, '_'))) console.error(`(no results for retriever ${o.retriever}; have ${names.join(', ')})`);
+      if (o.retriever && !names.includes(retrieverFolder(o.retriever))) console.error(`(no results for retriever ${o.retriever}; have ${names.join(', ')})`);
     });
 
   repo
@@ -220,7 +219,7 @@ export function registerRepo(program: Command): void {
     .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
     .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
     .action((o: { run: string; retriever: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
-      const dir = existsSync(join(resolve(o.run), 'results.jsonl')) ? resolve(o.run) : join(resolveRunDir(o.run), 'repo');
+      const dir = repoRunDir(o.run);
       const all = readResults(dir);
       const results = all.filter((r) => r.retriever === o.retriever);
       if (results.length === 0) console.error(`no results for ${o.retriever}; the run has: ${[...new Set(all.map((r) => r.retriever))].join(', ')}`);

@@ -6,13 +6,11 @@ export interface WireRequest {
   code: string;
   suite: unknown;
   timeout_s: number;
-  memory_mb?: number;
 }
 export interface WireResult {
   id: number;
   outcomes?: string[];
   wall_ms?: number;
-  sandbox?: Record<string, unknown>;
   error?: string;
 }
 
@@ -33,7 +31,7 @@ export class ForkServerDied extends Error {
 export class ForkServer {
   private buf: Buffer = Buffer.alloc(0);
   private pending: { resolve: (r: WireResult) => void; reject: (e: Error) => void; timer: NodeJS.Timeout } | null = null;
-  private readyWaiter: { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void } | null = null;
+  private readyWaiter: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private dead: Error | null = null;
   stderrTail = '';
 
@@ -47,13 +45,14 @@ export class ForkServer {
     proc.stdin.on('error', () => { /* reported through 'exit' */ });
   }
 
-  static async start(python: string, script: string, graceMs = 10_000): Promise<{ server: ForkServer; hello: Record<string, unknown> }> {
+  /** Resolves once the server's hello frame arrives (its content is not used). */
+  static async start(python: string, script: string, graceMs = 10_000): Promise<ForkServer> {
     const proc = spawn(python, ['-I', script, 'serve'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' } });
     const server = new ForkServer(proc, graceMs);
-    const hello = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    await new Promise<void>((resolve, reject) => {
       server.readyWaiter = { resolve, reject };
     });
-    return { server, hello };
+    return server;
   }
 
   get alive(): boolean {
@@ -93,7 +92,7 @@ export class ForkServer {
       const msg = JSON.parse(this.buf.subarray(4, 4 + size).toString('utf8'));
       this.buf = this.buf.subarray(4 + size);
       if (this.readyWaiter) {
-        this.readyWaiter.resolve(msg);
+        this.readyWaiter.resolve();
         this.readyWaiter = null;
       } else if (this.pending) {
         const { resolve, timer } = this.pending;

@@ -17,7 +17,6 @@ export function runnerVersion(): string {
 export interface RawRun {
   outcomes: string[];
   wall_ms: number;
-  sandbox: Record<string, unknown>;
   /** The server died under this suite: the outcomes say nothing about the code, so they must not be cached. */
   infraFailure: boolean;
 }
@@ -31,27 +30,26 @@ export class SandboxPool {
   private idle: number[] = [];
   private waiters: ((slot: number) => void)[] = [];
   private nextId = 1;
-  hello: Record<string, unknown> | null = null;
 
   constructor(readonly size = availableParallelism(), private readonly python = pythonExecutable()) {
     this.servers = new Array(size).fill(null);
     for (let i = 0; i < size; i++) this.idle.push(i);
   }
 
-  async run(code: string, suite: unknown, nTests: number, timeoutS: number, memoryMb?: number): Promise<RawRun> {
+  async run(code: string, suite: unknown, nTests: number, timeoutS: number): Promise<RawRun> {
     const slot = await this.acquire();
     try {
       const server = await this.serverAt(slot);
-      const req: WireRequest = { id: this.nextId++, code, suite, timeout_s: timeoutS, ...(memoryMb ? { memory_mb: memoryMb } : {}) };
+      const req: WireRequest = { id: this.nextId++, code, suite, timeout_s: timeoutS };
       try {
         const res = await server.run(req);
         if (res.error || !res.outcomes) throw new Error(`sandbox rejected the request: ${res.error ?? 'no outcomes'}`);
-        return { outcomes: res.outcomes, wall_ms: res.wall_ms ?? 0, sandbox: res.sandbox ?? {}, infraFailure: false };
+        return { outcomes: res.outcomes, wall_ms: res.wall_ms ?? 0, infraFailure: false };
       } catch (err) {
         if (!(err instanceof ForkServerDied)) throw err;
         this.servers[slot] = null;
         // A hung server is the suite's timeout (a real outcome of the code); a dead one is infrastructure.
-        return { outcomes: new Array(nTests).fill(err.hung ? 'TIMEOUT' : 'ERROR: SandboxDied'), wall_ms: timeoutS * 1000, sandbox: {}, infraFailure: !err.hung };
+        return { outcomes: new Array(nTests).fill(err.hung ? 'TIMEOUT' : 'ERROR: SandboxDied'), wall_ms: timeoutS * 1000, infraFailure: !err.hung };
       }
     } finally {
       this.release(slot);
@@ -66,8 +64,7 @@ export class SandboxPool {
   private async serverAt(slot: number): Promise<ForkServer> {
     const existing = this.servers[slot];
     if (existing?.alive) return existing;
-    const { server, hello } = await ForkServer.start(this.python, SANDBOX_SCRIPT);
-    this.hello = hello;
+    const server = await ForkServer.start(this.python, SANDBOX_SCRIPT);
     this.servers[slot] = server;
     return server;
   }

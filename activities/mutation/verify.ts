@@ -44,11 +44,11 @@ export interface MutateVerifyOptions extends Partial<RoundLimits> {
  * measured time: the timeout is part of the execution-cache key, and a key that moved with machine load
  * would make a warm rebuild miss the cache (and could change its results).
  */
-export function mutantTimeoutS(canonicalWallMs: number): number {
+function mutantTimeoutS(canonicalWallMs: number): number {
   return canonicalWallMs < 250 ? 1 : canonicalWallMs < 1000 ? 3 : 5;
 }
 
-export function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
+function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
   const c = v.candidate;
   return {
     code: c.code,

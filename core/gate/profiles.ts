@@ -24,8 +24,6 @@ export const PROFILES = {
   canonical: { name: 'canonical', distractors: { min: 0, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, uniqueFunctionNames: true },
 } as const satisfies Record<string, GateProfile>;
 
-export type ProfileName = keyof typeof PROFILES;
-
 export function getProfile(name: string): GateProfile {
   const p = (PROFILES as Record<string, GateProfile>)[name];
   if (!p) throw new Error(`unknown gate profile "${name}" (known: ${Object.keys(PROFILES).join(', ')})`);

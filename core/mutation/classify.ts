@@ -1,4 +1,5 @@
 import { isBareFailure } from '../../schemas/exec.ts';
+import { failingSubset } from '../gate/rules.ts';
 import type { Verdict } from './types.ts';
 
 /**
@@ -6,10 +7,7 @@ import type { Verdict } from './types.ts';
  * failure must be wrong output (a bare assertion failure) rather than only a crash or a timeout.
  */
 export function classifyOutcomes(outcomes: readonly string[]): { verdict: Verdict; failing_tests: number[]; timed_out?: boolean } {
-  const failing_tests: number[] = [];
-  outcomes.forEach((o, i) => {
-    if (o !== 'pass') failing_tests.push(i);
-  });
+  const failing_tests = failingSubset(outcomes);
   if (failing_tests.length === 0) return { verdict: 'equivalent', failing_tests };
   const verdict = outcomes.some(isBareFailure) ? 'kept' : 'crash_only';
   return outcomes.includes('TIMEOUT') ? { verdict, failing_tests, timed_out: true } : { verdict, failing_tests };

@@ -9,15 +9,48 @@ export interface Availability {
   detail: string;
 }
 
+/*
+ * The facts "can this provider run here" rests on, in one place: `availability` (what `configs` and the sweep's
+ * plan report) and the provider factories (which throw ProviderUnavailableError) both read them, so the two
+ * cannot drift apart.
+ */
+
 const DEFAULT_KEY_ENV: Partial<Record<EmbeddingConfig['provider'], string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY', cohere: 'COHERE_API_KEY' };
-const LOCAL_FILES: Partial<Record<EmbeddingConfig['provider'], string[]>> = {
-  'local-onnx': ['config.json', 'tokenizer.json', 'tokenizer_config.json'],
-  'local-static': ['config.json', 'tokenizer.json', 'model.safetensors'],
-};
+
+/** The variable holding the configuration's API key (its `api_key_env`, else the provider's own); null when none is named. */
+export function apiKeyEnv(config: EmbeddingConfig): string | null {
+  return config.api_key_env ?? DEFAULT_KEY_ENV[config.provider] ?? null;
+}
+
+/** The API key, if set (non-empty). GEMINI_API_KEY falls back to GOOGLE_API_KEY, as Google's SDKs do. */
+export function apiKeyOf(config: EmbeddingConfig, penv: ProviderEnv): string | undefined {
+  const keyEnv = apiKeyEnv(config);
+  if (!keyEnv) return undefined;
+  return penv.env[keyEnv] || (keyEnv === 'GEMINI_API_KEY' ? penv.env.GOOGLE_API_KEY : undefined) || undefined;
+}
+
+/** The server the configuration names (`base_url_env`'s value, else `base_url`); undefined: the provider's default. */
+export function configuredBaseUrl(config: EmbeddingConfig, penv: ProviderEnv): string | undefined {
+  return (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url ?? undefined;
+}
+
+/** The local model's folder under the model root. */
+export function localModelDir(config: EmbeddingConfig, penv: ProviderEnv): string {
+  return join(penv.modelRoot, config.local!.model_dir);
+}
+
+/** Files a local model's folder must hold before its factory can load it (relative to the folder). */
+export function localModelFiles(config: EmbeddingConfig): string[] {
+  if (config.provider === 'local-onnx') {
+    return ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', config.local!.dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx')];
+  }
+  if (config.provider === 'local-static') return ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
+  return [];
+}
 
 /**
  * Can this configuration run here, without loading anything or calling anyone: API key set, server URL set,
- * weights present. Mirrors the checks the factories make (they throw ProviderUnavailableError on the same).
+ * weights present. The factories check the same facts (above) and throw ProviderUnavailableError on them.
  */
 export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availability {
   switch (config.provider) {
@@ -27,19 +60,17 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
     case 'gemini':
     case 'mistral':
     case 'cohere': {
-      const keyEnv = config.api_key_env ?? DEFAULT_KEY_ENV[config.provider]!;
-      const has = !!penv.env[keyEnv] || (keyEnv === 'GEMINI_API_KEY' && !!penv.env.GOOGLE_API_KEY);
-      return has ? { ok: true, detail: `${keyEnv} set` } : { ok: false, detail: `no API key: set ${keyEnv}` };
+      const keyEnv = apiKeyEnv(config)!;
+      return apiKeyOf(config, penv) ? { ok: true, detail: `${keyEnv} set` } : { ok: false, detail: `no API key: set ${keyEnv}` };
     }
     case 'openai-compatible': {
-      const url = (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url;
+      const url = configuredBaseUrl(config, penv);
       return url ? { ok: true, detail: `server ${url}` } : { ok: false, detail: `no server: set ${config.base_url_env ?? 'base_url'}` };
     }
     case 'local-onnx':
     case 'local-static': {
-      const dir = join(penv.modelRoot, config.local!.model_dir);
-      const files = [...LOCAL_FILES[config.provider]!, ...(config.provider === 'local-onnx' ? [join('onnx', config.local!.dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx')] : [])];
-      const missing = files.filter((f) => !existsSync(join(dir, f)));
+      const dir = localModelDir(config, penv);
+      const missing = localModelFiles(config).filter((f) => !existsSync(join(dir, f)));
       return missing.length ? { ok: false, detail: `weights missing in ${dir}: ${missing.join(', ')} (run: node infra/bootstrap.mjs)` } : { ok: true, detail: `weights in ${dir}` };
     }
   }

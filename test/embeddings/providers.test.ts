@@ -1,11 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeEmbeddingServer, fakeVector, fakeTokens, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { EmbeddingConfig, type EmbeddingConfigInput } from '../../schemas/embeddingConfig.ts';
 import { createProvider } from '../../activities/embeddings/providers/index.ts';
+import { availability } from '../../activities/embeddings/availability.ts';
 import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
 import { embedItems } from '../../activities/embeddings/embedItems.ts';
 import { ProviderResponseError, ProviderUnavailableError, type ProviderEnv } from '../../activities/embeddings/types.ts';
@@ -155,6 +156,23 @@ test('persistent 500s give up after maxAttempts; a short batch is a clear, unret
     const nokey = cfg({ config_id: `nokey-${provider}`, provider, model: 'm' });
     await assert.rejects(createProvider(nokey, { ...penv, env: {} }), (e: unknown) => e instanceof ProviderUnavailableError && /no API key: set [A-Z_]+/.test(e.message));
   }
+});
+
+test('availability agrees with the factories: a key set or not, and a local-static folder without tokenizer_config.json', async () => {
+  for (const provider of ['openai', 'gemini', 'mistral', 'cohere'] as const) {
+    const c = cfg({ config_id: `avail-${provider}`, provider, model: 'm' });
+    assert.equal(availability(c, penv).ok, true, `${provider} with its key`);
+    assert.match(availability(c, { ...penv, env: {} }).detail, /^no API key: set [A-Z_]+$/);
+  }
+  // Before, `configs` said this folder was ok while the factory refused it for the missing tokenizer_config.json.
+  const modelRoot = mkdtempSync(join(tmpdir(), 'models-'));
+  mkdirSync(join(modelRoot, 'static'));
+  for (const f of ['config.json', 'tokenizer.json', 'model.safetensors']) writeFileSync(join(modelRoot, 'static', f), '{}');
+  const st = cfg({ config_id: 'static-incomplete', provider: 'local-static', model: 'm', local: { model_dir: 'static' } });
+  const a = availability(st, { ...penv, modelRoot });
+  assert.equal(a.ok, false);
+  assert.match(a.detail, /tokenizer_config\.json/);
+  await assert.rejects(createProvider(st, { ...penv, modelRoot }), (e: unknown) => e instanceof ProviderUnavailableError && /tokenizer_config\.json is missing/.test(e.message));
 });
 
 test('Retry-After parsing: seconds, HTTP-date, retry-after-ms', () => {

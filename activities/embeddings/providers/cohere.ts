@@ -1,6 +1,7 @@
 import { CohereClientV2 } from 'cohere-ai';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { sideOf } from '../../../core/embeddings/prepare.ts';
+import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 type CohereInputType = 'search_query' | 'search_document' | 'classification' | 'clustering';
@@ -10,10 +11,9 @@ type CohereInputType = 'search_query' | 'search_document' | 'classification' | '
  * (search_query / search_document), float embeddings, optional output dimension. SDK retries off (per request).
  */
 export async function createCohereProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const keyEnv = config.api_key_env ?? 'COHERE_API_KEY';
-  const token = penv.env[keyEnv];
-  if (!token) throw new ProviderUnavailableError(config.config_id, `no API key: set ${keyEnv}`);
-  const baseUrl = (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url ?? penv.baseUrls?.cohere;
+  const token = apiKeyOf(config, penv);
+  if (!token) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config)}`);
+  const baseUrl = configuredBaseUrl(config, penv) ?? penv.baseUrls?.cohere;
   const client = new CohereClientV2({ token, ...(baseUrl ? { baseUrl } : {}) });
   return {
     async embed(texts, side) {

@@ -1,6 +1,7 @@
 import { GoogleGenAI } from '@google/genai';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { sideOf } from '../../../core/embeddings/prepare.ts';
+import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 /**
@@ -10,10 +11,9 @@ import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type Prov
  * Retry-After and hangs it on the error for `withRetry`.
  */
 export async function createGeminiProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const keyEnv = config.api_key_env ?? 'GEMINI_API_KEY';
-  const apiKey = penv.env[keyEnv] ?? (keyEnv === 'GEMINI_API_KEY' ? penv.env.GOOGLE_API_KEY : undefined);
-  if (!apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${keyEnv}`);
-  const baseUrl = (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url ?? penv.baseUrls?.gemini;
+  const apiKey = apiKeyOf(config, penv);
+  if (!apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config)}`);
+  const baseUrl = configuredBaseUrl(config, penv) ?? penv.baseUrls?.gemini;
   const ai = new GoogleGenAI({ apiKey, ...(baseUrl ? { httpOptions: { baseUrl } } : {}) });
   return {
     async embed(texts, side) {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
+import { localModelDir, localModelFiles } from '../availability.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 // Never touch the network: a missing model fails at once with a clear message instead of a hub download.
@@ -17,9 +18,8 @@ env.allowRemoteModels = false;
  */
 export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const local = config.local!;
-  const dir = join(penv.modelRoot, local.model_dir);
-  const file = local.dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx';
-  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', file)]) {
+  const dir = localModelDir(config, penv);
+  for (const f of localModelFiles(config)) {
     if (!existsSync(join(dir, f))) {
       throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
     }

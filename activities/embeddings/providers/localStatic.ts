@@ -4,6 +4,7 @@ import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/trans
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { l2Normalize } from '../../../core/embeddings/vectors.ts';
 import { readSafetensors } from '../safetensors.ts';
+import { localModelDir, localModelFiles } from '../availability.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 env.allowRemoteModels = false;
@@ -16,8 +17,8 @@ env.allowRemoteModels = false;
  * no Model2Vec runtime; it is a table lookup and a mean.
  */
 export async function createLocalStaticProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const dir = join(penv.modelRoot, config.local!.model_dir);
-  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json']) {
+  const dir = localModelDir(config, penv);
+  for (const f of localModelFiles(config)) {
     if (!existsSync(join(dir, f))) {
       throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
     }

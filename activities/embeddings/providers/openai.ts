@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
+import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 /**
@@ -9,10 +10,9 @@ import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type Prov
  */
 export async function createOpenAiProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const compat = config.provider === 'openai-compatible';
-  const keyEnv = config.api_key_env ?? (compat ? null : 'OPENAI_API_KEY');
-  const apiKey = keyEnv ? penv.env[keyEnv] : undefined;
-  if (!compat && !apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${keyEnv ?? 'api_key_env'}`);
-  const baseURL = (config.base_url_env ? penv.env[config.base_url_env] : undefined) ?? config.base_url ?? (compat ? undefined : penv.baseUrls?.openai);
+  const apiKey = apiKeyOf(config, penv);
+  if (!compat && !apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config) ?? 'api_key_env'}`);
+  const baseURL = configuredBaseUrl(config, penv) ?? (compat ? undefined : penv.baseUrls?.openai);
   if (compat && !baseURL) {
     throw new ProviderUnavailableError(config.config_id, `no server: set ${config.base_url_env ?? 'base_url'} to an OpenAI-compatible embeddings endpoint (e.g. http://host:8080/v1)`);
   }

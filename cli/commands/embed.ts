@@ -2,21 +2,16 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { NativeConnection } from '@temporalio/worker';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { openTemporal } from '../../infra/temporal/connect.ts';
-import { taskQueues } from '../../temporal.config.ts';
-import { ACTIVITY_PROVIDERS, PROJECT_ROOT } from '../../workers/registry.ts';
-import { quietRuntime, startWorkers } from '../../workers/run.ts';
+import { projectRoot, resolveRunDir } from '../../activities/paths.ts';
+import { ACTIVITY_PROVIDERS } from '../../workers/registry.ts';
+import { startOrAttach, withTemporal } from '../temporalRun.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
 
-/** `runs/<id>` given as a path, or just the id. */
+/** `runs/<id>` given as a path, or just the id; it must exist (embed reads a built benchmark). */
 function resolveRun(run: string): string {
-  const asPath = resolve(run);
-  if (existsSync(asPath)) return asPath;
-  const asId = join(PROJECT_ROOT, 'runs', run);
-  if (existsSync(asId)) return asId;
-  throw new Error(`run ${run}: neither ${asPath} nor ${asId} exists`);
+  const runDir = resolveRunDir(run);
+  if (!existsSync(runDir)) throw new Error(`run ${run}: neither ${resolve(run)} nor ${join(projectRoot(), 'runs', run)} exists`);
+  return runDir;
 }
 
 export function registerEmbed(program: Command): void {
@@ -31,42 +26,19 @@ export function registerEmbed(program: Command): void {
     .action(async (run: string, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number }) => {
       const runDir = resolveRun(run);
       const configIds = opts.configs ? opts.configs.split(',').map((s) => s.trim()).filter(Boolean) : null;
-      quietRuntime();
-      const session = await openTemporal({ ui: false });
-      const queues = taskQueues();
-      let workers: Awaited<ReturnType<typeof startWorkers>> | null = null;
-      try {
-        if (opts.worker) {
-          const connection = await NativeConnection.connect({ address: session.address });
-          workers = await startWorkers({
-            connection,
-            namespace: session.namespace,
-            queues,
-            keys: ['default', 'embed'],
-            providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'),
-          });
-        }
+      const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed') };
+      await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.
         const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? []])).digest('hex').slice(0, 12);
         const workflowId = `embed-${basename(runDir)}-${key}`;
         const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency }] as const;
-        let result;
-        try {
-          result = await session.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId, args: [...args] });
-        } catch (e) {
-          if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-          process.stderr.write(`attaching to the sweep already in flight (${workflowId})\n`);
-          result = await session.client.workflow.getHandle<typeof embedSweep>(workflowId).result();
-        }
+        const result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`);
         for (const r of result.results) {
           const s = r.stats;
           const acct = s ? ` embedded ${s.embedded}, cached ${s.cached}, tokens ${s.tokens_reported + s.tokens_estimated}${s.tokens_estimated ? ' (some estimated)' : ''}, $${s.cost_usd.toFixed(4)}` : '';
           process.stderr.write(`${r.status.padEnd(11)} ${r.config_id}${acct}${r.reason ? `: ${r.reason}` : ''}\n`);
         }
         console.log(JSON.stringify({ report: result.report, ok: result.results.filter((r) => r.status === 'ok').map((r) => r.config_id), failed: result.results.filter((r) => r.status === 'failed' || r.status === 'unavailable').map((r) => r.config_id) }, null, 2));
-      } finally {
-        await workers?.shutdown();
-        await session.close();
-      }
+      });
     });
 }

@@ -6,11 +6,8 @@
  * still open is attached to, and finished entries are skipped.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import { openTemporal } from '../../infra/temporal/connect.ts';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { loadPriceTable } from '../../activities/generation/files.ts';
 import { runPaths } from '../../activities/generation/runFiles.ts';
@@ -20,11 +17,10 @@ import { hasPrice } from '../../core/generation/cost.ts';
 import { formatIssues } from '../../core/jsonl.ts';
 import { ENDPOINTS, GENERATOR_KINDS, LLM_PROVIDERS, LlmSettings, type LlmProvider } from '../../core/generation/types.ts';
 import { DOMAINS } from '../../schemas/task.ts';
-import { taskQueues, type TaskQueues } from '../../temporal.config.ts';
-import { quietRuntime, startWorkers } from '../../workers/run.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
+import { startOrAttach, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
 
 interface CommonOpts {
@@ -64,43 +60,16 @@ const budgetOf = (o: CommonOpts) => {
   return max_usd === undefined && max_tokens === undefined ? undefined : { ...(max_usd !== undefined ? { max_usd } : {}), ...(max_tokens !== undefined ? { max_tokens } : {}) };
 };
 
-/** Starts the workflow, or attaches to the open one with the same id (a resumed run), and waits for it. */
-async function runWorkflow<R>(client: Client, start: () => Promise<{ result(): Promise<R> }>, id: string): Promise<R> {
-  try {
-    return await (await start()).result();
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    console.error(`workflow ${id} is already running: attaching to it`);
-    return (await client.workflow.getHandle(id).result()) as R;
-  }
-}
-
-async function withTemporal<R>(o: CommonOpts, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
+/** The in-process worker serves every queue a generation run uses. */
+const temporalOpts = (o: CommonOpts) => ({
+  worker: o.worker,
+  ui: o.ui,
+  queuePrefix: o.queuePrefix,
+  keys: ['default', 'llm', 'exec', 'embed'] as const,
   // ERROR, not WARN: the SDK warns that the llm/exec/embed workers register no workflows, which is by design.
-  quietRuntime(process.env.TEMPORAL_LOG_LEVEL ?? 'ERROR');
-  const session = await openTemporal({ ui: o.ui });
-  const queues = taskQueues(o.queuePrefix);
-  let native: NativeConnection | undefined;
-  let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
-  const stop = async () => {
-    await workers?.shutdown();
-    await native?.close();
-    await session.close();
-  };
-  // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
-  const onSignal = () => void stop().then(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  try {
-    if (o.worker) {
-      native = await NativeConnection.connect({ address: session.address });
-      workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: ['default', 'llm', 'exec', 'embed'] });
-    }
-    return await body(session.client, queues);
-  } finally {
-    process.off('SIGINT', onSignal);
-    await stop();
-  }
-}
+  logLevel: process.env.TEMPORAL_LOG_LEVEL ?? 'ERROR',
+});
+const attaching = (id: string) => `workflow ${id} is already running: attaching to it`;
 
 function common(cmd: Command): Command {
   return cmd
@@ -128,13 +97,13 @@ export function registerGenerate(program: Command): void {
     .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string }) => {
       const settings = llmSettings(o.provider, o);
       const runDir = resolveRunDir(o.run);
-      const runId = runIdOf(runDir);
-      const result = await withTemporal(o, (client, queues) =>
-        runWorkflow(client, () => client.workflow.start(generateRegistry, {
+      const runId = basename(runDir);
+      const result = await withTemporal(temporalOpts(o), (client, queues) =>
+        startOrAttach(client, generateRegistry, {
           taskQueue: queues.default,
           workflowId: registryWorkflowId(runId),
           args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o) }],
-        }), registryWorkflowId(runId)),
+        }, attaching),
       );
       console.log(`registry: ${result.entries} entries written to ${runPaths(runDir).registry}; ${result.dropped.length} dropped as duplicates (see registry-dropped.jsonl)`);
       for (const f of result.failed_domains) console.log(`domain ${f.domain}: no usable response (${f.error})`);
@@ -153,7 +122,7 @@ export function registerGenerate(program: Command): void {
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
       const runDir = resolveRunDir(o.run);
-      const runId = runIdOf(runDir);
+      const runId = basename(runDir);
       let generator: GeneratorSpec;
       let source: { kind: 'registry' | 'tasks'; path: string };
       if (o.generator === 'mechanical') {
@@ -172,15 +141,15 @@ export function registerGenerate(program: Command): void {
         prices_version: loadPriceTable().version,
         source,
       };
-      const result = await withTemporal(o, (client, queues) =>
-        runWorkflow(client, () => client.workflow.start(buildBenchmark, {
+      const result = await withTemporal(temporalOpts(o), (client, queues) =>
+        startOrAttach(client, buildBenchmark, {
           taskQueue: queues.default,
           workflowId: benchmarkWorkflowId(runId),
           args: [{
             runId, runDir, source, generator, maxAttempts: Number(o.maxAttempts), profile: o.profile, queues, budget: budgetOf(o),
             concurrency: Number(o.concurrency), pageSize: Number(o.pageSize), retryRejected: !!o.retryRejected, manifest,
           }],
-        }), benchmarkWorkflowId(runId)),
+        }, attaching),
       );
       const t = result.tally;
       console.log(`entries: ${t.total} (skipped as already finished: ${t.skipped}); accepted ${t.accepted}, rejected ${t.rejected}, budget-stopped ${t.budget_exhausted}, provider errors ${t.provider_error}`);
@@ -189,11 +158,6 @@ export function registerGenerate(program: Command): void {
       console.log(`released ${result.finalize.released_queries} queries, ${result.finalize.corpus_items} corpus items: ${result.finalize.files.queries}, ${result.finalize.files.corpus}`);
       if (existsSync(runPaths(runDir).ledger)) console.log('\n' + formatAudit(writeRunAudit(runDir).audit, { entries: false }));
     });
-}
-
-/** The run id is the run directory's name (runs/<id>/). */
-function runIdOf(runDir: string): string {
-  return runDir.split('/').filter(Boolean).at(-1)!;
 }
 
 /** Puts the registry into the run (so the run is self-contained); refuses to replace a different one. */

@@ -1,0 +1,70 @@
+/**
+ * How a CLI command runs a durable workflow: reach Temporal (TEMPORAL_ADDRESS, or the local dev server), serve
+ * the queues with an in-process worker unless told not to, start the workflow or attach to the open one with
+ * the same id (a resumed run), and stop everything it started when done or on Ctrl-C.
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
+import { NativeConnection } from '@temporalio/worker';
+import { openTemporal } from '../infra/temporal/connect.ts';
+import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
+import type { ActivityProvider } from '../workers/registry.ts';
+import { quietRuntime, startWorkers } from '../workers/run.ts';
+
+export interface TemporalRunOptions {
+  /** Run a worker in this process (false: workers elsewhere serve the queues). */
+  worker: boolean;
+  /** Which queues the in-process worker serves, and (default: all) which activity providers it registers. */
+  keys: readonly TaskQueueKey[];
+  providers?: readonly ActivityProvider[];
+  /** Serve the dev server's Web UI (when this command starts one). */
+  ui: boolean;
+  queuePrefix?: string;
+  /** Temporal SDK log level (default: TEMPORAL_LOG_LEVEL, else WARN). */
+  logLevel?: string;
+}
+
+export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
+  quietRuntime(o.logLevel);
+  const session = await openTemporal({ ui: o.ui });
+  const queues = taskQueues(o.queuePrefix);
+  let native: NativeConnection | undefined;
+  let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  const stop = async () => {
+    await workers?.shutdown();
+    await native?.close();
+    await session.close();
+  };
+  // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
+  const onSignal = () => void stop().then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  try {
+    if (o.worker) {
+      native = await NativeConnection.connect({ address: session.address });
+      workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
+    }
+    return await body(session.client, queues);
+  } finally {
+    process.off('SIGINT', onSignal);
+    await stop();
+  }
+}
+
+/**
+ * Starts the workflow, or attaches to the open one with the same id (a resumed run), and waits for it;
+ * `attached` says so on stderr in the command's own words.
+ */
+export async function startOrAttach<W extends Workflow>(
+  client: Client,
+  workflow: W,
+  options: WorkflowStartOptions<W>,
+  attached: (workflowId: string) => string,
+): Promise<WorkflowResultType<W>> {
+  try {
+    return await client.workflow.execute(workflow, options);
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    process.stderr.write(`${attached(options.workflowId)}\n`);
+    return await client.workflow.getHandle<W>(options.workflowId).result();
+  }
+}

@@ -48,12 +48,16 @@ async function runScript<T>(reqs: readonly object[], workers: number): Promise<T
 class MutationCache {
   private readonly db: Database.Database;
   private readonly scriptHash = createHash('sha256').update(readFileSync(MUTATE_SCRIPT)).digest('hex');
+  private readonly getStmt: Database.Statement<[string], { response: string }>;
+  private readonly putStmt: Database.Statement<[string, string]>;
 
   constructor(path: string) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.exec('CREATE TABLE IF NOT EXISTS mutants (key TEXT PRIMARY KEY, response TEXT NOT NULL)');
+    this.getStmt = this.db.prepare('SELECT response FROM mutants WHERE key = ?');
+    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO mutants (key, response) VALUES (?, ?)');
   }
 
   key(r: MutateRequest): string {
@@ -61,13 +65,11 @@ class MutationCache {
   }
 
   get(key: string): string | undefined {
-    const row = this.db.prepare('SELECT response FROM mutants WHERE key = ?').get(key) as { response: string } | undefined;
-    return row?.response;
+    return this.getStmt.get(key)?.response;
   }
 
   putMany(rows: readonly [string, string][]): void {
-    const stmt = this.db.prepare('INSERT OR REPLACE INTO mutants (key, response) VALUES (?, ?)');
-    this.db.transaction(() => rows.forEach(([k, v]) => stmt.run(k, v)))();
+    this.db.transaction(() => rows.forEach(([k, v]) => this.putStmt.run(k, v)))();
   }
 
   close(): void {
@@ -89,15 +91,16 @@ export async function enumerateMutants(reqs: readonly MutateRequest[], opts: Mut
   try {
     const out: (MutateResponse | undefined)[] = new Array(reqs.length);
     const missing: number[] = [];
+    const keys = cache ? reqs.map((r) => cache.key(r)) : [];
     reqs.forEach((r, i) => {
-      const hit = cache?.get(cache.key(r));
+      const hit = cache?.get(keys[i]);
       if (hit) out[i] = { ...(JSON.parse(hit) as MutateResponse), id: r.id };
       else missing.push(i);
     });
     const fresh = await runScript<MutateResponse>(missing.map((i) => ({ op: 'mutate', ...reqs[i] })), opts.workers ?? cpus().length);
     missing.forEach((i, k) => (out[i] = fresh[k]));
     // Only successful enumerations are cached: an error may come from a transient cause (e.g. memory).
-    cache?.putMany(missing.filter((i) => out[i]!.ok).map((i) => [cache.key(reqs[i]), JSON.stringify(out[i])]));
+    cache?.putMany(missing.filter((i) => out[i]!.ok).map((i) => [keys[i], JSON.stringify(out[i])]));
     return out as MutateResponse[];
   } finally {
     cache?.close();

@@ -9,6 +9,7 @@ import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rera
 import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
 import { formatGoldError } from '../../core/repo/goldParse.ts';
 import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
+import { pct } from '../../core/repo/aggregate.ts';
 import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
 import { buildIndex } from '../../activities/repo/indexBuild.ts';
 import { loadIndex, readJsonlStrict } from '../../activities/repo/indexStore.ts';
@@ -63,7 +64,7 @@ function printSummary(out: EvalRunOutput): void {
   const w = Math.max(9, ...rows.map((r) => r.retriever.length));
   console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden`);
   for (const r of rows) {
-    const p = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+    const p = (x: number) => pct(x).padStart(6);
     console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}`);
   }
   for (const r of out.refused) console.log(`refused ${r.case_id}: ${r.reason}`);

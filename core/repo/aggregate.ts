@@ -28,6 +28,9 @@ export interface AggregateRow {
   revision_mismatch_rate: number;
 }
 
+/** A rate as the reports and the gate print it: `12.3%`. */
+export const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const rate = (rs: readonly CaseResult[], f: (r: CaseResult) => boolean) => mean(rs.map((r) => (f(r) ? 1 : 0)));
 

@@ -1,5 +1,5 @@
 import type { CaseResult } from '../../schemas/repoIndex.ts';
-import { summarise, type SliceDimension } from './aggregate.ts';
+import { pct, summarise, type SliceDimension } from './aggregate.ts';
 
 /**
  * The CI gate (the guide's "Gate on required evidence at the real cutoff, forbidden sources, revision
@@ -39,8 +39,6 @@ export interface GateVerdict {
   ok: boolean;
   checks: { name: string; ok: boolean; actual: string; required: string }[];
 }
-
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
   const checks: GateVerdict['checks'] = [];

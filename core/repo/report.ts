@@ -1,12 +1,11 @@
 import type { CaseResult } from '../../schemas/repoIndex.ts';
-import type { AggregateRow } from './aggregate.ts';
+import { escapeHtml as esc } from '../report/format.ts';
+import { pct, type AggregateRow } from './aggregate.ts';
 
 /**
  * A self-contained HTML page (no scripts, no external assets) for one repository evaluation run:
  * aggregates per retriever and slice with case counts, then every failed case with its diagnosis.
  */
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export function renderReport(args: {
   title: string;

@@ -29,14 +29,21 @@ export const kept = (p: TaskProgress) => p.verified.filter((v) => v.verdict === 
  * many bug types as the task can still offer (kept or untried), or nothing is left to try, or the cap is hit.
  */
 export function isDone(p: TaskProgress, limits: RoundLimits): boolean {
-  if (p.tried.size >= Math.min(limits.cap, p.candidates.length)) return true;
-  const sel = selectDistractors(kept(p), limits.max, limits.distinctSubsets);
-  if (sel.length < limits.max) return false;
-  return distinctBugTypes(sel) >= Math.min(limits.max, availableTypes(p).size);
+  if (exhausted(p, limits)) return true;
+  const k = kept(p);
+  return selectionComplete(p, limits, k, selectDistractors(k, limits.max, limits.distinctSubsets));
 }
 
-function availableTypes(p: TaskProgress): Set<string> {
-  const types = new Set(kept(p).map((v) => v.candidate.bug_type));
+const exhausted = (p: TaskProgress, limits: RoundLimits) => p.tried.size >= Math.min(limits.cap, p.candidates.length);
+
+/** Takes the kept list and its selection from the caller, so nextRound computes each once per round. */
+function selectionComplete(p: TaskProgress, limits: RoundLimits, keptNow: readonly VerifiedCandidate[], sel: readonly VerifiedCandidate[]): boolean {
+  if (sel.length < limits.max) return false;
+  return distinctBugTypes(sel) >= Math.min(limits.max, availableTypes(p, keptNow).size);
+}
+
+function availableTypes(p: TaskProgress, keptNow: readonly VerifiedCandidate[]): Set<string> {
+  const types = new Set(keptNow.map((v) => v.candidate.bug_type));
   p.order.forEach((i) => {
     if (!p.tried.has(i)) types.add(p.candidates[i].bug_type);
   });
@@ -48,9 +55,12 @@ function availableTypes(p: TaskProgress): Set<string> {
  * not yet among the kept, then (only while fewer than `max` are selectable) more in priority order.
  */
 export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
-  if (isDone(p, limits)) return [];
+  if (exhausted(p, limits)) return [];
+  const keptNow = kept(p);
+  const sel = selectDistractors(keptNow, limits.max, limits.distinctSubsets);
+  if (selectionComplete(p, limits, keptNow, sel)) return [];
   const budget = Math.min(limits.roundSize, limits.cap - p.tried.size);
-  const have = new Set(kept(p).map((v) => v.candidate.bug_type));
+  const have = new Set(keptNow.map((v) => v.candidate.bug_type));
   const picked: number[] = [];
   const seenType = new Set<string>();
   for (const i of p.order) {
@@ -63,7 +73,7 @@ export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
   }
   // Fewer than `max` selectable, or the types still wanted are all represented among the kept but the
   // selection had to give one up (identical failing subsets): go on in priority order.
-  if (picked.length === 0 || selectDistractors(kept(p), limits.max, limits.distinctSubsets).length < limits.max) {
+  if (picked.length === 0 || sel.length < limits.max) {
     for (const i of p.order) {
       if (picked.length >= budget) break;
       if (!p.tried.has(i) && !picked.includes(i)) picked.push(i);

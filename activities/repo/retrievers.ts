@@ -1,6 +1,6 @@
 import type { Chunk } from '../../schemas/repoIndex.ts';
 import { buildBm25Index } from '../../core/bm25.ts';
-import { reciprocalRankFusion, weightedScoreFusion, type Scored } from '../../core/repo/fusion.ts';
+import { byScoreThenId, reciprocalRankFusion, weightedScoreFusion, type Scored } from '../../core/repo/fusion.ts';
 import { queryIdentifiers } from '../../core/repo/intent.ts';
 import { cosine, type Embedder } from './embedder.ts';
 
@@ -24,7 +24,7 @@ function topFromScores(chunks: readonly Chunk[], scores: ArrayLike<number>, opts
     if (!keep(scores[i]) || (opts.filter && !opts.filter(chunks[i]))) continue;
     out.push({ id: chunks[i].chunk_id, score: scores[i] });
   }
-  out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  out.sort(byScoreThenId);
   return out.slice(0, opts.topK);
 }
 

@@ -7,10 +7,19 @@ export interface Scored {
   score: number;
 }
 
+/** Ranking order for every list here: higher score first, ties by ascending id (code-unit order). */
+export function byScoreThen<T extends { score: number }>(idOf: (t: T) => string): (a: T, b: T) => number {
+  return (a, b) => {
+    const ia = idOf(a);
+    const ib = idOf(b);
+    return b.score - a.score || (ia < ib ? -1 : ia > ib ? 1 : 0);
+  };
+}
+
+export const byScoreThenId = byScoreThen<Scored>((s) => s.id);
+
 function sortScored(scores: Map<string, number>): Scored[] {
-  return [...scores]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...scores].map(([id, score]) => ({ id, score })).sort(byScoreThenId);
 }
 
 /**

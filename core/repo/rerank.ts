@@ -1,5 +1,5 @@
 import type { ReliableContext, SourceRole } from '../../schemas/gold.ts';
-import { minMaxNormalise } from './fusion.ts';
+import { byScoreThen, minMaxNormalise } from './fusion.ts';
 import { queryIdentifiers, queryIntent, type QueryIntent } from './intent.ts';
 
 /**
@@ -62,5 +62,5 @@ export function rerank<C extends RerankCandidate>(
       (base.get(c.chunk_id) ?? 0) + weights.symbol * symbolHit + weights.path * pathHit + weights.role * roleHit - weights.trap * trap;
     return { ...c, score };
   });
-  return scored.sort((a, b) => b.score - a.score || (a.chunk_id < b.chunk_id ? -1 : a.chunk_id > b.chunk_id ? 1 : 0));
+  return scored.sort(byScoreThen((c) => c.chunk_id));
 }

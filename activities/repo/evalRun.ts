@@ -10,7 +10,7 @@ import { evidenceBundle } from './evidenceBundle.ts';
 import { GitRepo } from './git.ts';
 import type { LoadedIndex } from './indexStore.ts';
 import { languageOf } from './language.ts';
-import { retrieveForCase, retrieverSet, type PipelineConfig, type RetrieverSet } from './pipeline.ts';
+import { chunksByFile, retrieveForCase, retrieverSet, type PipelineConfig, type RetrieverSet } from './pipeline.ts';
 
 /**
  * Evaluates gold cases against an index, in one of two modes that share the evaluator:
@@ -80,8 +80,9 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   });
 
   const records: RetrievalRecord[] = [];
+  let set = input.retrievers;
   if (input.mode === 'live') {
-    const set = input.retrievers ?? retrieverSet(index, input.embedder);
+    set ??= retrieverSet(index, input.embedder);
     for (const cfg of input.configs ?? []) for (const c of cases) records.push(await retrieveForCase(c, index, set, cfg));
   } else {
     const known = new Set(cases.map((c) => c.id));
@@ -98,13 +99,8 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const inventory = new Map(index.inventory.map((e) => [e.path, e]));
   const paths = index.inventory.map((e) => e.path);
   const texts = new TreeTexts(new GitRepo(input.repoDir), new Map(index.inventory.map((e) => [e.path, e.oid])));
-  const chunksByFile = new Map<string, typeof index.chunks>();
-  for (const ch of index.chunks) {
-    let l = chunksByFile.get(ch.file);
-    if (!l) chunksByFile.set(ch.file, (l = []));
-    l.push(ch);
-  }
-  const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => chunksByFile.get(p) ?? [] };
+  const byFile = set?.byFile ?? chunksByFile(index.chunks);
+  const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [] };
   const byCase = new Map(cases.map((c) => [c.id, c]));
 
   const evaluated: EvaluatedCase[] = [];

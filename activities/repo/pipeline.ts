@@ -40,14 +40,20 @@ export interface RetrieverSet {
   byFile: Map<string, Chunk[]>;
 }
 
-export function retrieverSet(index: LoadedIndex, embedder?: Embedder): RetrieverSet {
-  const byId = new Map(index.chunks.map((c) => [c.chunk_id, c]));
+/** Chunks per file, in index order: neighbour expansion and diagnosis both look a file up this way. */
+export function chunksByFile(chunks: readonly Chunk[]): Map<string, Chunk[]> {
   const byFile = new Map<string, Chunk[]>();
-  for (const c of index.chunks) {
+  for (const c of chunks) {
     let l = byFile.get(c.file);
     if (!l) byFile.set(c.file, (l = []));
     l.push(c);
   }
+  return byFile;
+}
+
+export function retrieverSet(index: LoadedIndex, embedder?: Embedder): RetrieverSet {
+  const byId = new Map(index.chunks.map((c) => [c.chunk_id, c]));
+  const byFile = chunksByFile(index.chunks);
   const dense = embedder && index.vectors ? denseRetriever(index.chunks, index.vectors, embedder) : null;
   if (embedder && index.manifest.embedder && embedder.info.config_id !== index.manifest.embedder.config_id) {
     throw new Error(`embedder ${embedder.info.config_id} differs from the index's (${index.manifest.embedder.config_id}): query and document vectors would not be comparable`);

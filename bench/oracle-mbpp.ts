@@ -14,7 +14,7 @@ import { SANDBOX_SCRIPT } from '../activities/exec/pool.ts';
 import { resolveSource } from '../activities/benchmark/sources.ts';
 import { importMbpp } from '../activities/importers/mbpp.ts';
 import { pythonExecutable } from '../activities/python/interpreter.ts';
-import type { ExecRequest } from '../schemas/exec.ts';
+import { suiteSources, type ExecRequest } from '../schemas/exec.ts';
 
 const limitArg = process.argv.indexOf('--limit');
 const limit = limitArg > 0 ? Number(process.argv[limitArg + 1]) : Infinity;
@@ -38,7 +38,7 @@ async function baseline(): Promise<{ seconds: number; passed: number }> {
       child.on('close', () => {
         clearTimeout(timer);
         const outcomes = out.split('\n').filter((l) => l.startsWith('{"i"')).map((l) => JSON.parse(l).o);
-        const n = req.suite.kind === 'asserts' ? req.suite.tests.length : 1;
+        const n = suiteSources(req.suite).length;
         if (outcomes.length === n && outcomes.every((o: string) => o === 'pass')) passed++;
         resolve();
       });

@@ -40,6 +40,12 @@ export const ExecResult = z.object({
   passed: z.boolean(),
   /** true when the result came from the execution cache. */
   cached: z.boolean().default(false),
+  /**
+   * Set (a one-line reason) when the outcomes were caused by infrastructure, not by the code: a child killed
+   * from outside, a dead fork server, a garbage frame, an unreadable cache row. Such a result is never
+   * cached, never counted as the code's failure and never scored: callers retry it, then stop loudly.
+   */
+  infra_error: z.string().optional(),
 });
 export type ExecResult = z.infer<typeof ExecResult>;
 

@@ -19,6 +19,8 @@ export const InventoryEntry = z.strictObject({
   /** Why it was excluded (`exclude:<glob>`, `not-included`, `too-large`, `binary`), or `included`. */
   reason: z.string(),
   chunks: z.number().int().nonnegative(),
+  /** Non-blank lines of an included file that no chunk spans (unretrievable), as ranges `3-5,9`; absent when none. */
+  uncovered_lines: z.string().optional(),
 });
 export type InventoryEntry = z.infer<typeof InventoryEntry>;
 
@@ -42,6 +44,8 @@ export const IndexManifest = z.strictObject({
   files: z.number().int().nonnegative(),
   chunk_count: z.number().int().nonnegative(),
   versions: z.record(z.string(), z.string()),
+  /** Non-blank lines of the included files, and those no chunk spans (the index's holes), in total. */
+  coverage: z.strictObject({ nonblank_lines: z.number().int().nonnegative(), uncovered_lines: z.number().int().nonnegative(), files_with_holes: z.number().int().nonnegative() }).optional(),
 });
 export type IndexManifest = z.infer<typeof IndexManifest>;
 

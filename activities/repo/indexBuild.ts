@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
 import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
+import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
 import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
 import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
 import type { Embedder } from './embedder.ts';
@@ -70,19 +71,30 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
   const blobs = await git.readBlobs(decisions.filter((x) => x.d.included).map((x) => x.e.oid));
   const inventory: InventoryEntry[] = [];
   const chunks: Chunk[] = [];
+  const coverage = { nonblank_lines: 0, uncovered_lines: 0, files_with_holes: 0 };
   for (const { e, d } of decisions) {
     let { included, reason } = d;
     let fileChunks: Chunk[] = [];
+    let uncovered: string | undefined;
     if (included) {
       const buf = blobs.get(e.oid)!;
       if (buf.includes(0)) {
         included = false;
         reason = 'binary';
       } else {
-        fileChunks = await chunkFile(e.path, buf.toString('utf8'), revision, log);
+        const text = buf.toString('utf8');
+        fileChunks = await chunkFile(e.path, text, revision, log);
+        const cov = fileCoverage(text, fileChunks);
+        coverage.nonblank_lines += cov.nonblank;
+        if (cov.uncovered.length) {
+          coverage.uncovered_lines += cov.uncovered.length;
+          coverage.files_with_holes++;
+          uncovered = lineRanges(cov.uncovered);
+          log(`${e.path}: ${cov.uncovered.length} non-blank line(s) in no chunk (${uncovered})`);
+        }
       }
     }
-    inventory.push({ path: e.path, oid: e.oid, bytes: e.bytes, included, reason, chunks: fileChunks.length });
+    inventory.push({ path: e.path, oid: e.oid, bytes: e.bytes, included, reason, chunks: fileChunks.length, ...(uncovered ? { uncovered_lines: uncovered } : {}) });
     chunks.push(...fileChunks);
   }
   let vectors: Float32Array[] | null = null;
@@ -95,8 +107,8 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     }
   }
   writeIndexBody(opts.outDir, inventory, chunks, vectors);
-  const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length };
+  const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length, coverage };
   writeManifest(opts.outDir, done);
-  log(`index ${buildId}: ${done.files} files, ${chunks.length} chunks at ${revision}`);
+  log(`index ${buildId}: ${done.files} files, ${chunks.length} chunks at ${revision}; ${coverage.uncovered_lines} of ${coverage.nonblank_lines} non-blank lines in no chunk`);
   return { dir: opts.outDir, manifest: done, inventory, chunks, vectors };
 }

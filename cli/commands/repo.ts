@@ -93,7 +93,9 @@ export function registerRepo(program: Command): void {
       const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
       const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
       const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, log });
+      const cov = index.manifest.coverage!;
       console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
+      console.log(`  coverage: ${cov.uncovered_lines} of ${cov.nonblank_lines} non-blank lines in no chunk${cov.uncovered_lines ? ` (${cov.files_with_holes} file(s); inventory.jsonl uncovered_lines)` : ''}`);
     });
 
   repo

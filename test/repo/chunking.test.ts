@@ -38,26 +38,28 @@ console.log(add(1, 2));
   for (const c of chunks) assert.equal(Buffer.from(src).subarray(c.start_byte, c.end_byte).toString(), c.text);
 });
 
-test('a long class is split into a head and one chunk per method (symbols Class.method)', async () => {
+test('a long class is split into a head and one chunk per member (symbols Class.member)', async () => {
   const methods = Array.from({ length: 12 }, (_, i) => `  m${i}(x: number) {\n    const y = x + ${i};\n    const z = y * 2;\n    const w = z - 1;\n    const v = w / 3;\n    return v;\n  }\n`).join('\n');
   const src = `/** A big service. */\nexport class Service {\n  private n = 0;\n\n${methods}}\n`;
   const chunks = await chunkFile('src/service.ts', src, REV);
   const head = chunks.find((c) => c.symbols[0] === 'Service')!;
-  assert.match(head.text, /A big service[\s\S]*private n = 0/);
+  assert.match(head.text, /^\/\*\* A big service\. \*\/\nexport class Service \{$/);
+  const field = chunks.find((c) => c.symbols.includes('Service.n'))!;
+  assert.equal(field.text, '  private n = 0;');
   const m3 = chunks.find((c) => c.symbols.includes('Service.m3'))!;
   assert.deepEqual(m3.symbols, ['m3', 'Service.m3']);
   assert.ok(m3.references.includes('Service'));
-  assert.equal(chunks.filter((c) => c.symbols.some((s) => s.startsWith('Service.'))).length, 12);
+  assert.equal(chunks.filter((c) => c.symbols.some((s) => s.startsWith('Service.'))).length, 13);
   assert.ok(chunks[chunks.length - 1].text.trimEnd().endsWith('}'), 'the last method takes the closing brace');
 
-  // Neighbour expansion: a hit on a method pulls in the chunk before it in its file (the class head for m0).
+  // Neighbour expansion: a hit on a method pulls in the chunk before it in its file (the field before m0).
   const index = { manifest: { revision: REV, index_build_id: 'b', embedder: null }, chunks, vectors: null } as unknown as LoadedIndex;
   const c: GoldCase = { id: 'n', query: 'm0', repositoryRevision: REV, evidence: [{ id: 'g', anyOf: [{ file: 'src/service.ts', symbol: 'Service', roles: ['definition'] }] }], forbiddenPathPrefixes: [], cutoff: 2, queryClass: 'exact_identifier', rationale: 'r' };
   const set = retrieverSet(index);
   const plain = await retrieveForCase(c, index, set, { ...DEFAULT_PIPELINE, retriever: 'symbol' });
   assert.deepEqual(plain.final_context_ids, [chunks.find((x) => x.symbols.includes('m0'))!.chunk_id]);
   const nbr = await retrieveForCase(c, index, set, { ...DEFAULT_PIPELINE, retriever: 'symbol', neighbours: true });
-  assert.deepEqual(nbr.final_context_ids, [chunks.find((x) => x.symbols.includes('m0'))!.chunk_id, head.chunk_id]);
+  assert.deepEqual(nbr.final_context_ids, [chunks.find((x) => x.symbols.includes('m0'))!.chunk_id, field.chunk_id]);
 });
 
 test('Python: functions, decorated classes, module assignments; tests recognised by path and by framework', async () => {

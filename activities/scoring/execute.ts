@@ -1,15 +1,19 @@
-import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
+import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
 import type { Oracle } from '../exec/types.ts';
 import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
+import { suiteSources } from '../../schemas/exec.ts';
+import { NOT_DEFINED, undefinedName } from '../../core/scoring/notDefined.ts';
+import { nameFacts } from '../python/astFacts.ts';
 import { suiteOf, type LoadedBenchmark } from './benchmark.ts';
 
 export interface ExecutionTable {
   /** Verdict of corpus item c against query q's tests, keyed `${q}:${c}` (benchmark indices). */
   results: Map<string, ExecResult>;
-  /** Distinct (query, snippet) pairs executed, and how many came from the cache. */
+  /** Distinct (query, snippet) pairs judged, how many came from the cache, how many were `not_defined` (not run). */
   pairs: number;
   cached: number;
+  not_defined: number;
   /** Pairs the oracle itself failed on (infrastructure, not the snippet): counted as not passing, reported. */
   errors: { query_id: string; corpus_id: string; message: string }[];
 }
@@ -19,7 +23,8 @@ export const pairKey = (q: number, c: number) => `${q}:${c}`;
 /**
  * Runs every top-`depth` snippet of every configuration against its query's tests through the oracle, each
  * distinct (query, snippet) pair once (the oracle's cache makes a re-run free). Untrusted code never runs in
- * this process: only the oracle executes it.
+ * this process: only the oracle executes it. A pair whose failure the AST facts prove (core/scoring/notDefined.ts)
+ * is not run: every test's outcome is `not_defined`.
  */
 export async function executeTopK(
   bench: LoadedBenchmark,
@@ -43,10 +48,15 @@ export async function executeTopK(
     });
   }
   const suites = bench.queries.map(suiteOf);
+  const known = await notDefinedPairs(bench, suites, keys);
   const errors: ExecutionTable['errors'] = [];
   let done = 0;
   const results = await Promise.all(
-    keys.map(async ([q, c]): Promise<ExecResult> => {
+    keys.map(async ([q, c], i): Promise<ExecResult> => {
+      if (known[i]) {
+        opts.onProgress?.(++done, keys.length);
+        return { outcomes: suiteSources(suites[q]).map(() => NOT_DEFINED), wall_ms: 0, passed: false, cached: false };
+      }
       const req: ExecRequest = { code: bench.corpus[c].code, suite: suites[q] };
       try {
         return await oracle.run(req);
@@ -60,5 +70,20 @@ export async function executeTopK(
   );
   const map = new Map<string, ExecResult>();
   keys.forEach(([q, c], i) => map.set(pairKey(q, c), results[i]));
-  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, errors };
+  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: known.filter(Boolean).length, errors };
+}
+
+/** For each pair, whether its failure is proven without running it (one ast_facts start for the whole table). */
+async function notDefinedPairs(bench: LoadedBenchmark, suites: readonly TestSuite[], keys: readonly [number, number][]): Promise<boolean[]> {
+  const qs = [...new Set(keys.map(([q]) => q))];
+  const cs = [...new Set(keys.map(([, c]) => c))];
+  const facts = await nameFacts(
+    cs.map((c) => ({ id: String(c), code: bench.corpus[c].code })),
+    qs.map((q) => ({ id: String(q), suite: suites[q] })),
+  );
+  return keys.map(([q, c]) => {
+    const snippet = facts.snippets.get(String(c));
+    const suite = facts.suites.get(String(q));
+    return snippet !== undefined && suite !== undefined && undefinedName(snippet, suite) !== null;
+  });
 }

@@ -30,7 +30,7 @@ export interface ScoringManifest {
   failed_configs: { config_id: string; error: string }[];
   missing_configs: string[];
   rejections: ScoringRejection[];
-  executions: { pairs: number; cached: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
+  executions: { pairs: number; cached: number; not_defined: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
   /** The bootstrap settings the report was first built with (summary.json records those of the latest report). */
   bootstrap: { replicates: number; seed: number; alpha: number };
 }
@@ -63,7 +63,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   if (ranked.length === 0) throw new Error(`score: no configuration could be ranked (${failed.map((f) => `${f.config_id}: ${f.error}`).join('; ') || 'none found'})`);
 
   const exec = await executeTopK(bench, ranked.map((r) => r.rankings), opts.oracle, { onProgress: opts.onExecProgress });
-  log(`executed ${exec.pairs} distinct (query, snippet) pairs, ${exec.cached} from cache`);
+  log(`judged ${exec.pairs} distinct (query, snippet) pairs: ${exec.not_defined} not_defined (not run), ${exec.cached} from cache`);
 
   const scored = ranked.map(({ config_id, rankings }) => ({
     config_id,
@@ -100,7 +100,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     failed_configs: failed,
     missing_configs: missing,
     rejections: bench.rejections,
-    executions: { pairs: exec.pairs, cached: exec.cached, oracle_errors: exec.errors },
+    executions: { pairs: exec.pairs, cached: exec.cached, not_defined: exec.not_defined, oracle_errors: exec.errors },
     bootstrap,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);

@@ -35,7 +35,7 @@ export function registerScore(program: Command): void {
           onExecProgress: (d, n) => progress(`executing top-10 snippets ${d}/${n}`),
         });
         progress.done();
-        console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} executions, ${manifest.executions.cached} cached)`);
+        console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} (query, snippet) pairs: ${manifest.executions.not_defined} not_defined without running, ${manifest.executions.cached} cached)`);
         if (manifest.failed_configs.length) console.log(`failed: ${manifest.failed_configs.map((f) => f.config_id).join(', ')}`);
         console.log(`report: ${report.dir}/report.md, ${report.dir}/report.html`);
         if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;

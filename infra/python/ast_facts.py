@@ -1,9 +1,14 @@
 """Static facts about Python source, with Python's own `ast` (parsing only: nothing here executes input).
 
-stdin: JSON lines, each {"id", "kind": "code", "code"} or {"id", "kind": "tests", "tests": [...], "target"}.
+stdin: JSON lines, each {"id", "kind": "code", "code"}, {"id", "kind": "tests", "tests": [...], "target"},
+{"id", "kind": "names", "code"} or {"id", "kind": "suite_names", "suite": <TestSuite>}.
 stdout: JSON lines, each {"id", ...facts}. A record that cannot be analysed gets {"id", "error"}.
+
+"names" and "suite_names" feed scoring's not_defined rule (core/scoring/notDefined.ts): a suite with a test that
+certainly looks up a name that neither the snippet, the setup nor the test can bind fails without being run.
 """
 import ast
+import builtins
 import json
 import sys
 
@@ -49,6 +54,161 @@ def test_facts(tests, target):
     return {"tests": out}
 
 
+# Identifiers through which code can bind a name it never spells out (exec("def f..."), globals()["f"] = ..,
+# setattr(builtins, ..), a frame's f_globals, import *). Code that mentions any of them is never judged
+# statically: it is run. Deliberately broad: a false "dynamic" costs one execution, a missed one a wrong verdict.
+DYNAMIC = frozenset({
+    "exec", "eval", "compile", "execfile", "globals", "locals", "vars", "setattr", "delattr", "getattr",
+    "attrgetter", "__import__", "importlib", "runpy", "builtins", "__builtins__", "__dict__", "__globals__",
+    "__setattr__", "__getattribute__", "__setitem__", "__subclasses__", "modules", "_getframe", "currentframe",
+    "f_globals", "f_locals", "f_builtins", "f_back", "inspect", "gc", "ctypes", "pickle", "marshal", "code",
+})
+
+# Names every test's namespace holds before the candidate runs (infra/runner/sandbox.py, child_main's `ns`).
+SANDBOX_PREBOUND = frozenset({"__name__", "__builtins__", "pytest"})
+
+
+def _identifiers(tree):
+    """Every identifier the source spells, in any role (dotted names split): a superset of what it can bind."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for field, value in ast.iter_fields(node):
+            if field == "type_comment":
+                continue
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str):
+                    out.update(v.split("."))
+    return out
+
+
+def _dynamic(tree, idents):
+    return bool(idents & DYNAMIC) or any(
+        isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree))
+
+
+def _bound(tree):
+    """Names the source binds in any scope, in any binding role (assignment, del, def, class, import, argument,
+    except-as, global/nonlocal, match capture, attribute store)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load):
+            out.add(n.attr)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.alias):
+            out.add((n.asname or n.name).split(".")[0])
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
+            out.add(n.name)
+        elif type(n).__name__ == "MatchMapping" and getattr(n, "rest", None):
+            out.add(n.rest)
+        elif type(n).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):
+            out.add(n.name)
+    return out
+
+
+def _certain_loads(expr):
+    """Global names that evaluating `expr` certainly looks up, unless an earlier part of it raises first (which
+    fails the test as surely). Short-circuit branches, lambda bodies and comprehension bodies are not certain."""
+    if expr is None:
+        return set()
+    if isinstance(expr, ast.Name):
+        return {expr.id} if isinstance(expr.ctx, ast.Load) else set()
+    parts = []
+    if isinstance(expr, ast.Call):
+        parts = [expr.func, *expr.args, *(k.value for k in expr.keywords)]
+    elif isinstance(expr, ast.BinOp):
+        parts = [expr.left, expr.right]
+    elif isinstance(expr, ast.UnaryOp):
+        parts = [expr.operand]
+    elif isinstance(expr, ast.Compare):
+        parts = [expr.left, expr.comparators[0]]  # later comparators run only if the first comparison holds
+    elif isinstance(expr, ast.BoolOp):
+        parts = [expr.values[0]]
+    elif isinstance(expr, ast.IfExp):
+        parts = [expr.test]
+    elif isinstance(expr, ast.Attribute):
+        parts = [expr.value]
+    elif isinstance(expr, ast.Subscript):
+        parts = [expr.value, expr.slice]
+    elif isinstance(expr, ast.Slice):
+        parts = [expr.lower, expr.upper, expr.step]
+    elif isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        parts = list(expr.elts)
+    elif isinstance(expr, ast.Dict):
+        parts = [*expr.keys, *expr.values]
+    elif isinstance(expr, (ast.Starred, ast.NamedExpr, ast.Await, ast.FormattedValue)):
+        parts = [expr.value]
+    elif isinstance(expr, ast.JoinedStr):
+        parts = list(expr.values)
+    elif isinstance(expr, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        parts = [expr.generators[0].iter]  # evaluated in the enclosing scope, even for a generator
+    out = set()
+    for p in parts:
+        out |= _certain_loads(p)
+    return out
+
+
+def _statement_loads(tree):
+    """Names certainly looked up by the module's top-level statements: each runs unless one before it raised."""
+    out = set()
+    for st in tree.body:
+        if isinstance(st, ast.Assert):
+            out |= _certain_loads(st.test)  # the message is evaluated only on failure
+        elif isinstance(st, (ast.Expr, ast.Assign, ast.AnnAssign)):
+            out |= _certain_loads(st.value)
+        elif isinstance(st, (ast.If, ast.While)):
+            out |= _certain_loads(st.test)
+        elif isinstance(st, ast.For):
+            out |= _certain_loads(st.iter)
+    return out
+
+
+def name_facts(code):
+    """What a snippet could bind: the identifiers it spells, and whether it can bind names it does not spell."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"parses": False, "identifiers": [], "dynamic": True}
+    idents = _identifiers(tree)
+    return {"parses": True, "identifiers": sorted(idents), "dynamic": _dynamic(tree, idents)}
+
+
+def _resolves_anyway(name):
+    """A name that a test's namespace answers before any code runs: a builtin or a sandbox-provided name."""
+    return name in SANDBOX_PREBOUND or hasattr(builtins, name)
+
+
+def _source_facts(src, also_loads=()):
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    loads = (_statement_loads(tree) | set(also_loads))
+    return {"bound": sorted(_bound(tree)), "free_loads": sorted(n for n in loads if not _resolves_anyway(n)),
+            "dynamic": _dynamic(tree, _identifiers(tree))}
+
+
+def suite_name_facts(suite):
+    """Per test: the names it binds, the names it certainly looks up that no builtin answers (`free_loads`), and
+    whether it is dynamic; the setup's bound names and dynamism. A `check` program is its suite's one test, and
+    the runner looks its entry point up after running it. A source that does not parse is null."""
+    if suite["kind"] == "check":
+        setup, tests = None, [_source_facts(suite["program"], also_loads=[suite["entry_point"]])]
+    else:
+        setup, tests = suite.get("setup"), [_source_facts(t) for t in suite["tests"]]
+    return {"setup": _source_facts(setup) if setup else {"bound": [], "free_loads": [], "dynamic": False}, "tests": tests}
+
+
 def main():
     for line in sys.stdin:
         if not line.strip():
@@ -57,6 +217,10 @@ def main():
         try:
             if rec["kind"] == "code":
                 facts = code_facts(rec["code"])
+            elif rec["kind"] == "names":
+                facts = name_facts(rec["code"])
+            elif rec["kind"] == "suite_names":
+                facts = suite_name_facts(rec["suite"])
             else:
                 facts = test_facts(rec["tests"], rec["target"])
         except Exception as exc:  # never lose the batch for one record

@@ -27,6 +27,8 @@ export const DEV_SERVER = {
   /** On a loaded 2-core machine the dev server can take tens of seconds to answer (FACTS.md: the SDK's own 5 s is too short). */
   readyTimeoutMs: 90_000,
   logLevel: 'warn',
+  /** How long a server left behind by a killed CLI gets to shut down cleanly before SIGKILL. */
+  orphanGraceMs: 10_000,
 } as const;
 
 export interface TemporalTarget {

@@ -70,7 +70,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? DEV_SERVER.dbFile);
   if (dbFile) {
     mkdirSync(dirname(dbFile), { recursive: true });
-    refuseIfInUse(dbFile);
+    await claimDatabase(dbFile, opts.log);
   }
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', opts.logLevel ?? DEV_SERVER.logLevel];
@@ -120,22 +120,77 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
 /** Next to the database: which server process owns it (two servers on one SQLite file would corrupt it). */
 const ownerFile = (dbFile: string) => `${dbFile}.server.json`;
 
-function refuseIfInUse(dbFile: string): void {
-  let owner: { pid: number; address: string } | null = null;
+interface OwnerRecord {
+  pid: number;
+  address: string;
+  owner_pid?: number;
+}
+
+const alive = (pid: number): boolean => {
   try {
-    owner = JSON.parse(readFileSync(ownerFile(dbFile), 'utf8'));
+    process.kill(pid, 0); // signal 0: only asks whether the process exists
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A zombie (exited, not yet reaped: PID 1 in a container may never reap it) answers signal 0 but is gone.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+};
+
+/** The process is a temporal dev server on this database (so a recycled pid is never signalled). */
+function isServerOn(pid: number, dbFile: string): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return argv.includes('start-dev') && argv.includes(dbFile);
+  } catch {
+    return false; // no /proc (not Linux) or gone: never signal what we cannot identify
+  }
+}
+
+/**
+ * A database has one server. If the process that started it is alive, the file is in use: refuse with its
+ * address. If that process is gone (killed before it could stop its server), the server is an orphan that
+ * nothing will ever stop: stop it here, so the run that follows owns the database instead of being refused.
+ */
+async function claimDatabase(dbFile: string, log?: (msg: string) => void): Promise<void> {
+  let owner: OwnerRecord;
+  try {
+    owner = JSON.parse(readFileSync(ownerFile(dbFile), 'utf8')) as OwnerRecord;
   } catch {
     return; // no owner file: free
   }
-  try {
-    process.kill(owner!.pid, 0); // signal 0: only asks whether the process exists
-  } catch {
-    return; // stale file from a server that died without cleaning up
+  if (!alive(owner.pid)) return; // stale file from a server that died without cleaning up
+  const starterAlive = owner.owner_pid !== undefined && alive(owner.owner_pid);
+  if (starterAlive || !isServerOn(owner.pid, dbFile)) {
+    throw new Error(
+      `${dbFile} is in use by a temporal dev server at ${owner.address} (pid ${owner.pid}) started by another process` +
+        `${owner.owner_pid !== undefined ? ` (pid ${owner.owner_pid})` : ''}: ` +
+        `wait for it to finish, or set TEMPORAL_ADDRESS=${owner.address} to run against it while it is up`,
+    );
   }
-  throw new Error(
-    `${dbFile} is in use by a temporal dev server at ${owner!.address} (pid ${owner!.pid}) started by another process: ` +
-      `wait for it to finish, or set TEMPORAL_ADDRESS=${owner!.address} to run against it while it is up`,
-  );
+  log?.(`stopping the temporal dev server left running by a process that is gone (pid ${owner.pid}, ${owner.address})`);
+  await stopPid(owner.pid, DEV_SERVER.orphanGraceMs);
+  rmSync(ownerFile(dbFile), { force: true });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`, for a process that is not our child (so no exit event: poll). */
+async function stopPid(pid: number, graceMs: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  signal('SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < deadline) await sleep(100);
+  if (!alive(pid)) return;
+  signal('SIGKILL');
+  while (alive(pid)) await sleep(50);
 }
 
 function makeStop(child: ChildProcess, exitPromise: Promise<void>, hasExited: () => boolean) {

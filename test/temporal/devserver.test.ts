@@ -5,6 +5,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pingWorkflow } from '../../workflows/ping.ts';
 import { startDevServer } from '../../infra/temporal/devServer.ts';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { PROJECT_ROOT } from '../../workers/registry.ts';
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 let t: TestTemporal;
 before(async () => {
@@ -52,4 +65,36 @@ test('a second dev server on the same database file is refused with the address 
     await first.stop();
   }
   assert.equal(existsSync(`${db}.server.json`), false);
+});
+
+test('a dev server left running by a SIGKILLed process is stopped by the next start, not a reason to refuse', async () => {
+  const db = join(t.tmp, 'orphan.db');
+  // A stand-in for the CLI: starts the server on the database, then is killed before it can stop it.
+  const starter = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e',
+      `import { startDevServer } from ${JSON.stringify(join(PROJECT_ROOT, 'infra/temporal/devServer.ts'))};
+       const s = await startDevServer({ dbFile: ${JSON.stringify(db)} });
+       console.log('READY ' + s.pid);
+       setInterval(() => {}, 1 << 30);`],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  starter.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!/READY (\d+)/.test(out) && Date.now() < deadline && starter.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+  const orphanPid = Number(/READY (\d+)/.exec(out)?.[1]);
+  assert.ok(orphanPid > 0, `the starter reported its server: ${out}`);
+  starter.kill('SIGKILL');
+  await once(starter, 'exit');
+  assert.equal(isAlive(orphanPid), true, 'the server outlives the process that started it');
+
+  const next = await startDevServer({ dbFile: db });
+  try {
+    assert.equal(isAlive(orphanPid), false, 'the orphan was stopped');
+    assert.notEqual(next.pid, orphanPid);
+    assert.equal(JSON.parse(readFileSync(`${db}.server.json`, 'utf8')).owner_pid, process.pid);
+  } finally {
+    await next.stop();
+  }
 });

@@ -48,7 +48,7 @@ function synthesise(): ConfigScores[] {
       }
       m['rr_exec@10'] = firstPass <= 10 ? 1 / firstPass : 0;
       m.canonical_rank = firstPass <= 10 ? firstPass : 11 + Math.floor(u() * 90);
-      const by: Record<string, { outranks: number; total: number }> = {};
+      const by: Record<string, { outscores: number; ties: number; total: number }> = {};
       let deceived: 0 | 1 = 0;
       let wins = 0;
       for (let d = 0; d < 4; d++) {
@@ -56,9 +56,9 @@ function synthesise(): ConfigScores[] {
         const out = u() > skill ? 1 : 0;
         if (out) deceived = 1;
         wins += 1 - out;
-        const s = (by[bug] ??= { outranks: 0, total: 0 });
+        const s = (by[bug] ??= { outscores: 0, ties: 0, total: 0 });
         s.total++;
-        s.outranks += out;
+        s.outscores += out;
       }
       const miss = m['exec@1'] ? 0 : 1;
       return {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
-import { scoreQuery } from '../../core/metrics/score_query.ts';
+import { executionDepth, scoreQuery } from '../../core/metrics/score_query.ts';
+import { RANK_DEPTH } from '../../core/ranking/rank.ts';
 import type { Oracle } from '../exec/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
@@ -9,7 +10,7 @@ import { discoverConfigs } from './configs.ts';
 import { executeTopK, pairKey } from './execute.ts';
 import { rankConfig } from './rankConfig.ts';
 import { writeRankingsParquet } from './rankingsParquet.ts';
-import { reportDir, scoringDir, writeExecutionsParquet, writeScoredConfig, writeScoresParquet } from './scoringFiles.ts';
+import { scoringDir, writeExecutionsParquet, writeScoredConfig } from './scoringFiles.ts';
 import { writeReport, type ReportOptions, type ReportResult } from './writeReport.ts';
 
 export interface ScoreOptions extends Partial<ReportOptions> {
@@ -62,7 +63,9 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   }
   if (ranked.length === 0) throw new Error(`score: no configuration could be ranked (${failed.map((f) => `${f.config_id}: ${f.error}`).join('; ') || 'none found'})`);
 
-  const exec = await executeTopK(bench, ranked.map((r) => r.rankings), opts.oracle, { onProgress: opts.onExecProgress });
+  // Each ranking's top-10 plus the rest of the tied group at rank 10 (the tie-aware metrics need its verdicts).
+  const toExecute = ranked.map((r) => r.rankings.map((q) => ({ ...q, top: q.top.subarray(0, executionDepth(q)) })));
+  const exec = await executeTopK(bench, toExecute, opts.oracle, { depth: RANK_DEPTH, onProgress: opts.onExecProgress });
   log(`judged ${exec.pairs} distinct (query, snippet) pairs: ${exec.not_defined} not_defined (not run), ${exec.cached} from cache`);
 
   const scored = ranked.map(({ config_id, rankings }) => ({
@@ -83,7 +86,6 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     }),
   }));
   for (const s of scored) writeScoredConfig(opts.runDir, s.config_id, s.queries);
-  writeScoresParquet(join(reportDir(opts.runDir), 'scores.parquet'), scored);
   writeExecutionsParquet(
     join(scoringDir(opts.runDir), 'executions.parquet'),
     [...exec.results].map(([k, r]) => {

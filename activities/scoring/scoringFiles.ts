@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Float64, Table, Utf8, Bool, vectorFromArray } from 'apache-arrow';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
-import { METRICS } from '../../core/metrics/per_query.ts';
+import { buildStatSpecs } from '../../core/report/statistics.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeParquet } from '../storage/parquet.ts';
 
@@ -12,7 +12,7 @@ import { writeParquet } from '../storage/parquet.ts';
  *   runs/<id>/scoring/<config_id>.jsonl   one ScoredQuery per line, in benchmark query order
  *   runs/<id>/scoring/manifest.json       configs, failures, rejections, execution counts
  *   runs/<id>/scoring/executions.parquet  every executed (query, snippet) pair with its outcomes
- *   runs/<id>/report/scores.parquet       long table: config_id, query_id, metric, value
+ *   runs/<id>/report/scores.parquet       long table: config_id, query_id, metric, value, num, den (written by the report)
  */
 export const scoringDir = (runDir: string) => join(runDir, 'scoring');
 export const reportDir = (runDir: string) => join(runDir, 'report');
@@ -42,26 +42,34 @@ export function readScoredConfigs(runDir: string, order?: readonly string[]): { 
   });
 }
 
-/** Per query × configuration × metric, long format (what DuckDB/pandas users pivot). Deception flags included. */
+/**
+ * Per query × configuration × statistic, long format (what DuckDB/pandas users pivot): one row for every
+ * query that enters a statistic of summary.json, under the same name, with the statistic's numerator and
+ * denominator for that query (value = num / den). Every summary estimate is sum(num) / sum(den) over its
+ * rows: a plain mean has den = 1; derived ratios (deception_rate, rank1_own_share, pref_accuracy,
+ * bug_outscore:*, ...) are ratios of sums, not means of the per-query values. A query with den = 0 (no rank-1
+ * miss, no distractor of that bug type) does not enter the statistic and has no row.
+ */
 export function writeScoresParquet(path: string, configs: readonly { config_id: string; queries: readonly ScoredQuery[] }[]): void {
+  const { stats } = buildStatSpecs(configs);
+  const ids = configs[0].queries.map((q) => q.query_id);
   const cfg: string[] = [];
   const qid: string[] = [];
   const metric: string[] = [];
   const value: number[] = [];
-  const push = (c: string, q: string, m: string, v: number) => {
-    cfg.push(c);
-    qid.push(q);
-    metric.push(m);
-    value.push(v);
-  };
-  for (const c of configs) {
-    for (const q of c.queries) {
-      for (const m of METRICS) push(c.config_id, q.query_id, m, q.metrics[m]);
-      const d = q.deception;
-      push(c.config_id, q.query_id, 'deceived', d.deceived);
-      push(c.config_id, q.query_id, 'tied', d.tied);
-      push(c.config_id, q.query_id, 'rank1_own_distractor', d.rank1_own_distractor);
-      if (d.pref_pairs > 0) push(c.config_id, q.query_id, 'pref_accuracy', d.pref_wins / d.pref_pairs);
+  const num: number[] = [];
+  const den: number[] = [];
+  for (const st of stats) {
+    const [config, name] = st.key.split('\u0000');
+    for (let i = 0; i < ids.length; i++) {
+      const d = st.den ? st.den[i] : 1;
+      if (d === 0) continue;
+      cfg.push(config);
+      qid.push(ids[i]);
+      metric.push(name);
+      num.push(st.num[i]);
+      den.push(d);
+      value.push(st.num[i] / d);
     }
   }
   const table = new Table({
@@ -69,6 +77,8 @@ export function writeScoresParquet(path: string, configs: readonly { config_id: 
     query_id: vectorFromArray(qid, new Utf8()),
     metric: vectorFromArray(metric, new Utf8()),
     value: vectorFromArray(value, new Float64()),
+    num: vectorFromArray(num, new Float64()),
+    den: vectorFromArray(den, new Float64()),
   });
   writeParquet(path, table);
 }

@@ -11,7 +11,8 @@ import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeTrecQrels, writeTrecRun } from './exports.ts';
 import { readRankingsParquet } from './rankingsParquet.ts';
-import { readScoredConfigs, reportDir, scoringDir } from './scoringFiles.ts';
+import { readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
+import { definitionsByName } from '../../core/report/glossary.ts';
 import type { ScoringManifest } from './scoreRun.ts';
 
 export interface ReportOptions {
@@ -28,7 +29,7 @@ export interface ReportResult {
 
 /**
  * `execretrieval report <run>`: everything people read, from what `score` stored (no execution, no ranking):
- * summary.json, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
+ * summary.json, scores.parquet, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
  * runs/<id>/export/ (BEIR layout, TREC runs + qrels).
  */
 export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
@@ -60,6 +61,12 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
       binary: 'exact McNemar (two-sided binomial on discordant b, c), Holm across all pairs per metric',
       all: 'paired bootstrap difference A − B with percentile interval',
     },
+    ties: {
+      rule: 'rankings break exact score ties by 32-bit FNV-1a of corpus_id (core/ranking/topk.ts); _ta metrics average over every order of each tied group',
+      // Queries whose tied group at rank 10 reaches the end of the stored top list (its unseen members are not in the _ta values).
+      truncated_groups: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.filter((q) => q.ties?.truncated).length])),
+    },
+    definitions: definitionsByName(),
     bug_types: stats.bug_types,
     domains: stats.domains,
     estimates: stats.estimates,
@@ -71,6 +78,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
     files.push(p);
   };
   put('summary.json', (p) => writeJsonAtomic(p, summary));
+  put('scores.parquet', (p) => writeScoresParquet(p, configs));
   put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
   put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length })));
   put('report.html', (p) =>

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { DEFAULT_SEED } from '../../activities/scoring/scoreRun.ts';
 import { writeReport } from '../../activities/scoring/writeReport.ts';
+import { headlineText } from '../../core/report/headline.ts';
 
 export function registerReport(program: Command): void {
   program
@@ -14,5 +15,9 @@ export function registerReport(program: Command): void {
     .action((run: string, opts: { replicates: number; seed: number; alpha: number }) => {
       const r = writeReport(resolveRunDir(run), opts);
       console.log(`${r.stats.configs.length} configurations × ${r.stats.n_queries} queries; wrote ${r.files.length} files under ${r.dir} and export/`);
+      console.log('');
+      console.log(headlineText(r.stats));
+      console.log('');
+      console.log(`report: ${r.dir}/report.md, ${r.dir}/report.html`);
     });
 }

@@ -3,6 +3,7 @@ import { openOracle } from '../../activities/exec/oracle.ts';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { DEFAULT_SEED, scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { stderrProgress } from '../progress.ts';
+import { headlineText } from '../../core/report/headline.ts';
 
 export function registerScore(program: Command): void {
   program
@@ -37,6 +38,9 @@ export function registerScore(program: Command): void {
         progress.done();
         console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} (query, snippet) pairs: ${manifest.executions.not_defined} not_defined without running, ${manifest.executions.cached} cached)`);
         if (manifest.failed_configs.length) console.log(`failed: ${manifest.failed_configs.map((f) => f.config_id).join(', ')}`);
+        console.log('');
+        console.log(headlineText(report.stats));
+        console.log('');
         console.log(`report: ${report.dir}/report.md, ${report.dir}/report.html`);
         if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;
       } finally {

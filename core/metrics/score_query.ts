@@ -2,6 +2,7 @@ import { deceptionForQuery } from '../deception/per_query.ts';
 import type { QueryRanking } from '../ranking/rank.ts';
 import type { OwnHit, ScoredHit, ScoredQuery } from '../report/types.ts';
 import { EXEC_DEPTH, evaluateQuery } from './per_query.ts';
+import { tieClosureEnd } from './tie_aware.ts';
 
 export interface Verdict {
   passed: boolean;
@@ -13,7 +14,10 @@ export interface ScoreContext {
   bugTypeOf: (corpusIndex: number) => string | null;
   domain: string | null;
   relevant: ReadonlySet<string>;
-  /** Oracle verdict of corpus item `corpusIndex` against THIS query's tests (every top-10 item has one). */
+  /**
+   * Oracle verdict of corpus item `corpusIndex` against THIS query's tests: every top-10 item has one, and so
+   * does every item tied with the 10th (executionDepth), which the tie-aware metrics need.
+   */
   verdict: (corpusIndex: number) => Verdict;
 }
 
@@ -24,15 +28,19 @@ export interface ScoreContext {
  */
 export function scoreQuery(r: QueryRanking, ctx: ScoreContext): ScoredQuery {
   const depth = Math.min(EXEC_DEPTH, r.top.length);
+  const closure = executionDepth(r);
   const hits: ScoredHit[] = [];
-  for (let i = 0; i < depth; i++) {
+  const passed: boolean[] = [];
+  for (let i = 0; i < closure; i++) {
     const ci = r.top[i];
     const v = ctx.verdict(ci);
-    hits.push({ corpus_id: ctx.corpusIds[ci], score: r.topScores[i], passed: v.passed, outcomes: v.outcomes });
+    passed.push(v.passed);
+    if (i < depth) hits.push({ corpus_id: ctx.corpusIds[ci], score: r.topScores[i], passed: v.passed, outcomes: v.outcomes });
   }
-  const passed = hits.map((h) => h.passed);
   const ranked = Array.from(r.top, (ci) => ctx.corpusIds[ci]);
-  const metrics = evaluateQuery({ ranked, passed, relevant: ctx.relevant, canonical_rank: r.canonical_rank });
+  const metrics = evaluateQuery({ ranked, scores: r.topScores, passed, relevant: ctx.relevant, canonical_rank: r.canonical_rank });
+  // The tied group at rank 10 may run past the stored top list: its unseen members cannot enter the expectation.
+  const ties = { closure, truncated: (closure === r.top.length && r.top.length < ctx.corpusIds.length ? 1 : 0) as 0 | 1 };
   const own: OwnHit[] = [
     ...r.correct.map((o) => ({ corpus_id: ctx.corpusIds[o.corpus_index], score: o.score, rank: o.rank, is_canonical: true, bug_type: null })),
     ...r.distractors.map((o) => ({
@@ -49,5 +57,13 @@ export function scoreQuery(r: QueryRanking, ctx: ScoreContext): ScoredQuery {
     top1_corpus_id: hits[0]?.corpus_id ?? '',
     top1_passed: hits[0]?.passed ?? false,
   });
-  return { query_id: r.query_id, domain: ctx.domain, metrics, deception, hits, own };
+  return { query_id: r.query_id, domain: ctx.domain, metrics, deception, hits, own, ties };
+}
+
+/**
+ * How many leading items of a ranking are executed: the top EXEC_DEPTH, extended to the end of the tied group
+ * that holds rank EXEC_DEPTH (the tie-aware metrics average over that whole group's orders).
+ */
+export function executionDepth(r: Pick<QueryRanking, 'topScores'>): number {
+  return tieClosureEnd(r.topScores, EXEC_DEPTH);
 }

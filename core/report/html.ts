@@ -1,7 +1,10 @@
 import { PRNG_NAME } from '../stats/prng.ts';
 import type { DrilldownData } from './drilldown.ts';
 import { digitsFor, escapeHtml, fmt, fmtCi, fmtP } from './format.ts';
-import { HEADLINE, TIE_NOTE } from './markdown.ts';
+import { TIE_NOTE } from './markdown.ts';
+import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.ts';
+import { GLOSSARY } from './glossary.ts';
+import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
 import type { StatisticsResult } from './statistics.ts';
 import { barsWithCi, cellMatrix, heatColor, stackedShares } from './svg.ts';
 
@@ -67,21 +70,35 @@ export function buildHtml(input: HtmlInput): string {
     RANK_BUCKETS,
     RANK_COLORS,
   );
-  const heat = cellMatrix('deception-heatmap', s.configs, s.bug_types, (i, j) => {
-    const st = e[s.configs[i]][`bug_outrank:${s.bug_types[j]}`];
-    return {
-      fill: heatColor(st?.estimate ?? null),
-      text: fmt(st?.estimate ?? null, 2),
-      title: `${s.configs[i]} / ${s.bug_types[j]}: ${fmtCi(st)} over ${st?.support ?? 0} distractors`,
-    };
+  const order = sortedConfigs(s);
+  const bugHeat = (id: string, prefix: string, what: string) =>
+    cellMatrix(id, order, s.bug_types, (i, j) => {
+      const st = e[order[i]][`${prefix}:${s.bug_types[j]}`];
+      return {
+        fill: heatColor(st?.estimate ?? null),
+        text: fmt(st?.estimate ?? null, 2),
+        title: `${order[i]} / ${s.bug_types[j]}: ${what} ${fmtCi(st)} over ${st?.support ?? 0} distractors`,
+      };
+    });
+  const heat = bugHeat('deception-heatmap', 'bug_outscore', 'scores above its canonical');
+  const tieHeat = bugHeat('tie-heatmap', 'bug_tie', 'ties its canonical');
+  const domainHeat = cellMatrix('domain-heatmap', order, s.domains, (i, j) => {
+    const st = e[order[i]][`domain_deception:${s.domains[j]}`];
+    return { fill: heatColor(st?.estimate ?? null), text: fmt(st?.estimate ?? null, 2), title: `${order[i]} / ${s.domains[j]}: ${fmtCi(st)}` };
   });
-  const domainHeat = cellMatrix('domain-heatmap', s.configs, s.domains, (i, j) => {
-    const st = e[s.configs[i]][`domain_deception:${s.domains[j]}`];
-    return { fill: heatColor(st?.estimate ?? null), text: fmt(st?.estimate ?? null, 2), title: `${s.configs[i]} / ${s.domains[j]}: ${fmtCi(st)}` };
-  });
-  const headline = `<table class="t"><thead><tr><th>config</th>${HEADLINE.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${s.configs
-    .map((c) => `<tr><td>${escapeHtml(c)}</td>${HEADLINE.map((m) => `<td>${escapeHtml(fmtCi(e[c][m], digitsFor(m)))}</td>`).join('')}</tr>`)
+  const headline = `<table class="t" id="headline"><thead><tr><th>config</th>${HEADLINE.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${headlineRows(s)
+    .map(
+      (r) =>
+        `<tr data-config="${escapeHtml(r.config)}"${r.winner ? ' class="winner"' : ''}><td>${r.winner ? '<span class="star" title="best exec@1">★</span> ' : ''}(${r.letter}) ${escapeHtml(r.config)}</td>${r.cells
+          .map((c) => `<td>${escapeHtml(c.text)}${c.beats.length ? `<sup>${escapeHtml(c.beats.join(''))}</sup>` : ''}</td>`)
+          .join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
+  const pointTable = (id: string, metrics: readonly string[]) =>
+    `<table class="t" id="${id}"><thead><tr><th>config</th>${metrics.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${order
+      .map((c) => `<tr><td>${escapeHtml(c)}</td>${metrics.map((m) => `<td>${escapeHtml(fmt(e[c][m]?.estimate, digitsFor(m)))}</td>`).join('')}</tr>`)
+      .join('')}</tbody></table>`;
+  const glossary = `<dl id="glossary">${GLOSSARY.map((d) => `<dt><code>${escapeHtml(d.name)}</code></dt><dd>${escapeHtml(d.text)} <span class="src">${escapeHtml(d.code)}</span></dd>`).join('')}</dl>`;
   // JSON inside <script>: escape "<" so a snippet containing "</script>" cannot end the element.
   const data = JSON.stringify(input.drilldown).replace(/</g, '\\u003c');
   return `<!doctype html>
@@ -94,6 +111,8 @@ h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd
 .note{color:#555;max-width:900px}.scroll{overflow-x:auto}
 pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 .pass{color:#fff;background:#2e7d32;padding:1px 6px;border-radius:3px}.fail{color:#fff;background:#c62828;padding:1px 6px;border-radius:3px}
+.winner td{font-weight:600;background:#fff8e1}.star{color:#e6a100}sup{color:#2e7d32;font-weight:600}
+dl#glossary dt{margin-top:8px}dl#glossary dd{margin-left:16px;max-width:900px}.src{color:#888;font-size:11px}
 .add{background:#e6ffed}.del{background:#ffeef0}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
 </style></head><body>
@@ -101,15 +120,19 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 <p class="note">${s.n_queries} queries × ${s.configs.length} configuration${s.configs.length === 1 ? '' : 's'}. Intervals are ${pct}% query-level bootstrap percentile intervals
 (${s.settings.replicates} replicates, seed ${s.settings.seed}, ${escapeHtml(PRNG_NAME)}). A retrieved snippet passes when it passes all of the query's
 tests as executed by the oracle. ${input.failed.length ? `Failed configurations: ${input.failed.map((f) => escapeHtml(`${f.config_id} (${f.error})`)).join('; ')}.` : ''}</p>
-<h2>Headline</h2><div class="scroll">${headline}</div><p class="note">${escapeHtml(TIE_NOTE)}</p>
+<h2>Headline</h2><div class="scroll">${headline}</div><p class="note">${escapeHtml(headlineNote(s))}</p><p class="note">${escapeHtml(TIE_NOTE)}</p>
+<h2>All metrics</h2><p class="note">Hash order (the ranking as returned):</p><div class="scroll">${pointTable('all-hash', HASH_ORDER_METRICS)}</div>
+<p class="note">Tie-aware expectation over every order of each tied group:</p><div class="scroll">${pointTable('all-ta', TIE_AWARE_METRICS)}</div>
 <h2>exec@1 and exec@10 per configuration</h2><div class="scroll">${bars}</div>
 <h2>Where the canonical ranks</h2><p class="note">Share of queries by the rank of the canonical implementation in the full ranking.</p><div class="scroll">${ranks}</div>
-<h2>Deception by bug type</h2><p class="note">Share of each bug type's distractors that rank above their own canonical.</p><div class="scroll">${heat}</div>
-<h2>Deception by domain</h2><p class="note">Share of queries whose canonical is outranked by one of its own distractors.</p><div class="scroll">${domainHeat}</div>
+<h2>Deception by bug type</h2><p class="note">bug_outscore: share of each bug type's distractors that score strictly above their own canonical.</p><div class="scroll">${heat}</div>
+<p class="note">bug_tie: share with exactly their canonical's score (ordered by the hash tie-break).</p><div class="scroll">${tieHeat}</div>
+<h2>Deception by domain</h2><p class="note">Share of queries where an own distractor scores strictly above the canonical.</p><div class="scroll">${domainHeat}</div>
 <h2>Pairwise significance</h2><p class="note">Row − column. Binary exec@k: exact McNemar on discordant queries, Holm-adjusted across all pairs;
 * = significant at ${s.settings.alpha}; green: row better, red: column better. Hover a cell for b, c and p.</p>
 <h3>exec@1</h3><div class="scroll">${pairwiseMatrix(s, 'exec@1')}</div>
 <h3>exec@10</h3><div class="scroll">${pairwiseMatrix(s, 'exec@10')}</div>
+<h2>Glossary</h2>${glossary}
 <h2>Per-query drill-down</h2>
 <p><input id="dd-filter" placeholder="filter queries (id or text)" size="40"> <select id="dd-query"></select> <select id="dd-config"></select></p>
 <div id="dd-view"><p id="dd-text"></p><table class="t" id="dd-hits"></table><pre id="dd-code"></pre><div id="dd-diffs"></div></div>

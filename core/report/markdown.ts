@@ -1,19 +1,19 @@
-import { METRICS } from '../metrics/per_query.ts';
+import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
 import { PRNG_NAME } from '../stats/prng.ts';
 import type { StatisticsResult } from './statistics.ts';
 import { digitsFor, fmt, fmtCi, fmtP, mdTable } from './format.ts';
+import { GLOSSARY } from './glossary.ts';
+import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.ts';
 
-/** The columns of the headline table. */
-export const HEADLINE = ['exec@1', 'exec@10', 'execp@10', 'ndcg@10', 'rr_exec@10', 'canonical_rank', 'deception_rate', 'tie_rate', 'rank1_own_share', 'pref_accuracy'];
 /** Pairwise tables printed in the Markdown (the full set is in pairwise.parquet). */
 export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
 
-/** Why tie_rate is in the headline (shared with the HTML report). */
+/** Why tie_rate and the _ta columns are in the headline (shared with the HTML report). */
 export const TIE_NOTE =
-  'tie_rate: share of queries whose canonical has exactly the score of one of its own distractors (common for BM25: ' +
-  'a single-edit twin often has the same tokens). Rankings break ties by a hash of corpus_id, blind to which ' +
-  'snippet is the canonical, so on those queries the order is a coin toss, not the retriever\'s doing ' +
-  '(deception_rate does not count them; pref_accuracy counts a tie as 1/2).';
+  'Ties: a retriever that gives two snippets exactly the same score has not ordered them. The rankings break such ties by a hash of ' +
+  'corpus_id (blind to which snippet is the canonical); the hash-order columns are what a production system would return, the _ta columns ' +
+  'are their tie-aware expectations over every order of each tied group (McSherry & Najork 2008). deception_rate and the bug-type shares ' +
+  'are decided by score, so the toss never counts as a deception; tie_rate and bug_tie report the ties on their own.';
 
 export interface MarkdownContext {
   run: string;
@@ -21,34 +21,47 @@ export interface MarkdownContext {
   rejections: number;
 }
 
-/** report.md: headline table with CIs, deception by bug type and domain, significance tables. Pure. */
+/** report.md: headline table with CIs, deception by bug type and domain, significance tables, glossary. Pure. */
 export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string {
   const e = s.estimates;
   const out: string[] = [];
   const pct = Math.round((1 - s.settings.alpha) * 100);
+  const order = sortedConfigs(s);
   out.push(`# ExecRetrieval report — ${ctx.run}`);
   out.push('');
   out.push(
     `${s.n_queries} queries, ${s.configs.length} configuration${s.configs.length === 1 ? '' : 's'}. Intervals: ${pct}% query-level bootstrap percentile ` +
       `intervals, ${s.settings.replicates} replicates, seed ${s.settings.seed} (${PRNG_NAME}). exec@k and execp@k are ` +
-      'measured by executing each top-10 snippet against the query\'s tests; nDCG uses the canonical ids.',
+      'measured by executing each top-10 snippet against the query\'s tests; nDCG uses the canonical ids. Every column is defined in the glossary at the end.',
   );
   if (ctx.failed.length) out.push('', `Configurations that failed: ${ctx.failed.map((f) => `\`${f.config_id}\` (${f.error})`).join('; ')}.`);
   if (ctx.rejections) out.push('', `${ctx.rejections} benchmark records were rejected (see scoring/manifest.json).`);
   out.push('', '## Headline', '');
-  out.push(mdTable(['config', ...HEADLINE], s.configs.map((c) => [c, ...HEADLINE.map((m) => fmtCi(e[c][m], digitsFor(m)))])));
-  out.push('', '## All metrics (point estimates)', '');
-  out.push(mdTable(['config', ...METRICS], s.configs.map((c) => [c, ...METRICS.map((m) => fmt(e[c][m].estimate, digitsFor(m)))])));
-  out.push('', '## Deception by bug type', '', 'Share of that bug type\'s distractors ranked above their own canonical.', '');
-  out.push(mdTable(['config', ...s.bug_types], s.configs.map((c) => [c, ...s.bug_types.map((b) => fmtCi(e[c][`bug_outrank:${b}`]))])));
-  out.push('', TIE_NOTE);
-  out.push('', '## Deception by domain', '', 'Share of queries whose canonical is outranked by at least one of its own distractors.', '');
-  out.push(mdTable(['config', ...s.domains], s.configs.map((c) => [c, ...s.domains.map((d) => fmtCi(e[c][`domain_deception:${d}`]))])));
+  out.push(
+    mdTable(
+      ['config', ...HEADLINE],
+      headlineRows(s).map((r) => [
+        `${r.winner ? '**★ ' : ''}(${r.letter}) ${r.config}${r.winner ? '**' : ''}`,
+        ...r.cells.map((c) => (c.beats.length ? `${c.text}<sup>${c.beats.join('')}</sup>` : c.text)),
+      ]),
+    ),
+  );
+  out.push('', headlineNote(s), '', TIE_NOTE);
+  out.push('', '## All metrics, hash order (point estimates)', '');
+  out.push(mdTable(['config', ...HASH_ORDER_METRICS], order.map((c) => [c, ...HASH_ORDER_METRICS.map((m) => fmt(e[c][m].estimate, digitsFor(m)))])));
+  out.push('', '## All metrics, tie-aware expectation (point estimates)', '');
+  out.push(mdTable(['config', ...TIE_AWARE_METRICS], order.map((c) => [c, ...TIE_AWARE_METRICS.map((m) => fmt(e[c][m]?.estimate, digitsFor(m)))])));
+  out.push('', '## Deception by bug type', '', 'bug_outscore: share of that bug type\'s distractors that score strictly above their own canonical.', '');
+  out.push(mdTable(['config', ...s.bug_types], order.map((c) => [c, ...s.bug_types.map((b) => fmtCi(e[c][`bug_outscore:${b}`]))])));
+  out.push('', 'bug_tie: share of that bug type\'s distractors with exactly their canonical\'s score (ordered by the hash tie-break).', '');
+  out.push(mdTable(['config', ...s.bug_types], order.map((c) => [c, ...s.bug_types.map((b) => fmtCi(e[c][`bug_tie:${b}`]))])));
+  out.push('', '## Deception by domain', '', 'Share of queries where an own distractor scores strictly above the canonical.', '');
+  out.push(mdTable(['config', ...s.domains], order.map((c) => [c, ...s.domains.map((d) => fmtCi(e[c][`domain_deception:${d}`]))])));
   out.push('', '## Significance', '');
   out.push(
-    'Binary exec@k: exact McNemar test on discordant queries (b: A passes, B fails; c: the reverse), Holm-adjusted ' +
-      'across all pairs of that metric. Every metric: paired-bootstrap difference A − B with its interval. ' +
-      'Full table: pairwise.parquet.',
+    'Binary exec@k (hash order): exact McNemar test on discordant queries (b: A passes, B fails; c: the reverse), Holm-adjusted ' +
+      'across all pairs of that metric. Every metric: paired-bootstrap difference A − B with its interval. The tests use the hash-order ' +
+      'values, not the _ta expectations. Full table: pairwise.parquet.',
   );
   for (const metric of MD_PAIRWISE) {
     const rows = s.pairwise.filter((r) => r.metric === metric);
@@ -69,5 +82,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
       ),
     );
   }
+  out.push('', '## Glossary', '', 'One definition per column (the same text is in report.html, summary.json `definitions` and docs/metrics.md).', '');
+  for (const d of GLOSSARY) out.push(`- **${d.name}**: ${d.text} (\`${d.code}\`)`);
   return out.join('\n') + '\n';
 }

@@ -1,23 +1,28 @@
 import { BUG_TYPES } from '../../schemas/task.ts';
-import { BINARY_METRICS, METRICS } from '../metrics/per_query.ts';
+import { BINARY_METRICS, HASH_ORDER_METRICS, METRICS } from '../metrics/per_query.ts';
 import { estimateAll, type BootstrapSettings, type RatioStat, type StatEstimate } from '../stats/engine.ts';
 import { pairwiseComparisons, type PairwiseRow } from '../stats/pairwise.ts';
 import type { ConfigScores } from './types.ts';
 
 /**
  * Every number the report prints, with its query-level bootstrap interval, and every pairwise comparison.
- * Statistic names (per configuration):
- *   METRICS (exec@k, execp@k, ndcg@k, rr_exec@10, canonical_rank)  mean over all queries
- *   deception_rate           share of queries (with distractors) whose canonical is outranked by one of them
- *   tie_rate                 share of queries (with distractors) whose canonical ties one of them exactly
- *   rank1_own_share          of the rank-1 misses, the share that are the query's own distractors
- *   pref_accuracy            canonical-vs-distractor preference accuracy over all pairs (ties 1/2)
- *   bug_outrank:<bug_type>   share of that bug type's distractors that outrank their canonical
+ * Statistic names (per configuration; each one's definition, tie rule included, is in core/report/glossary.ts
+ * and docs/metrics.md):
+ *   METRICS (exec@k, execp@k, ndcg@k, rr_exec@10, canonical_rank, and their tie-aware `_ta` twins)  mean over all queries
+ *   deception_rate           share of queries (with distractors) where an own distractor scores strictly above the canonical
+ *   tie_rate                 share of queries (with distractors) where none scores above but one scores exactly the canonical's score
+ *   rank1_own_share          of the rank-1 misses (hash order), the share that are the query's own distractors: a ratio of sums
+ *   pref_accuracy            canonical-vs-distractor preference accuracy over all pairs (ties 1/2): a ratio of sums
+ *   bug_outscore:<bug_type>  share of that bug type's distractors that score strictly above their canonical
+ *   bug_tie:<bug_type>       share of that bug type's distractors that score exactly their canonical's score
  *   domain_deception:<d>     deception_rate restricted to one domain
  */
 export const UNKNOWN_DOMAIN = 'unknown';
-/** Compared pairwise (paired bootstrap for all, McNemar for the binary ones). */
-export const PAIRWISE_METRICS: readonly string[] = [...METRICS, 'deception_rate', 'pref_accuracy'];
+/**
+ * Compared pairwise (paired bootstrap for all, McNemar for the binary ones). Hash-order values only: McNemar
+ * needs 0/1 outcomes, and one family of tests keeps the Holm correction meaningful.
+ */
+export const PAIRWISE_METRICS: readonly string[] = [...HASH_ORDER_METRICS, 'deception_rate', 'pref_accuracy'];
 
 export interface StatisticsResult {
   settings: BootstrapSettings;
@@ -92,7 +97,8 @@ export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
     });
     stats.push({ key: key(c.config_id, 'pref_accuracy'), num: cvec((i) => qs[i].deception.pref_wins), den: prefPairs });
     for (const b of bugTypes) {
-      stats.push({ key: key(c.config_id, `bug_outrank:${b}`), num: cvec((i) => qs[i].deception.by_bug_type[b]?.outranks ?? 0), den: bugTotal.get(b)! });
+      stats.push({ key: key(c.config_id, `bug_outscore:${b}`), num: cvec((i) => qs[i].deception.by_bug_type[b]?.outscores ?? 0), den: bugTotal.get(b)! });
+      stats.push({ key: key(c.config_id, `bug_tie:${b}`), num: cvec((i) => qs[i].deception.by_bug_type[b]?.ties ?? 0), den: bugTotal.get(b)! });
     }
     for (const d of domains) {
       const ind = inDomain.get(d)!;

@@ -12,7 +12,7 @@ export interface QueryScore {
 /** All queries of one configuration, in the benchmark's query order (the same order for every config). */
 export interface ConfigScores {
   config_id: string;
-  queries: QueryScore[];
+  queries: readonly QueryScore[];
 }
 
 /** One executed snippet of a query's top-10. */
@@ -36,6 +36,12 @@ export interface OwnHit {
 
 /** What `score` stores per (configuration, query): enough to rebuild every table and the drill-down. */
 export interface ScoredQuery extends QueryScore {
+  /** The executed top-10 (rank order). */
   hits: ScoredHit[];
   own: OwnHit[];
+  /**
+   * closure: how many leading items entered the tie-aware metrics (10 plus the rest of the tied group at rank
+   * 10); truncated: 1 when that group reaches the end of the stored top list, so members beyond it are unseen.
+   */
+  ties: { closure: number; truncated: 0 | 1 };
 }

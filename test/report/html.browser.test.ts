@@ -91,7 +91,7 @@ describe('report.html in a real headless Chromium', () => {
     assert.equal(await count('svg[data-chart="pairwise-exec@1"] g[data-cell]'), 3 * 3);
     // Laid out, not just present: every chart has a real size on the page.
     const sizes = await page.$$eval('svg[data-chart]', (els) => els.map((e) => (e as SVGSVGElement).getBBox().width));
-    assert.equal(sizes.length, 6);
+    assert.equal(sizes.length, 7);
     assert.ok(sizes.every((w) => w > 50), sizes.join(','));
     // exec@1 bar of canonical-first is full width, toy's is half of it.
     const widths = await page.$$eval('svg[data-chart="exec-bars"] rect[data-bar]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-bar'), Number(e.getAttribute('width'))])));

@@ -5,6 +5,7 @@ import { buildMarkdown } from '../../core/report/markdown.ts';
 import { rankBucket } from '../../core/report/html.ts';
 import { fmtP, mdTable } from '../../core/report/format.ts';
 import type { StatisticsResult } from '../../core/report/statistics.ts';
+import { GLOSSARY } from '../../core/report/glossary.ts';
 
 test('line diff of a single-token mutation: one removal, one addition, context kept', () => {
   const a = 'def f(xs):\n    n = len(xs)\n    return xs[n - 1]\n';
@@ -31,33 +32,44 @@ test('Markdown tables escape pipes; p-values print small values in exponent form
   assert.equal(fmtP(null), '–');
 });
 
-test('report.md carries the headline CIs, deception tables, significance rows and the seed', () => {
+test('report.md: headline sorted by exec@1 with the winner marked and McNemar letters; deception tables, significance rows, glossary, seed', () => {
   const est = (v: number) => ({ key: '', estimate: v, ci_low: v - 0.1, ci_high: v + 0.1, support: 4 });
+  // Configurations listed a, b, c; b is best, c second: the headline must reorder them.
+  const value: Record<string, number> = { a: 0.25, b: 0.75, c: 0.5 };
   const stats: StatisticsResult = {
     settings: { replicates: 5000, seed: 42, alpha: 0.05 },
     n_queries: 4,
-    configs: ['a', 'b'],
+    configs: ['a', 'b', 'c'],
     bug_types: ['off_by_one'],
     domains: ['math'],
     estimates: Object.fromEntries(
-      ['a', 'b'].map((c, i) => [
+      ['a', 'b', 'c'].map((c) => [
         c,
-        new Proxy({} as Record<string, ReturnType<typeof est>>, { get: (_, k) => (typeof k === 'string' ? est(i ? 0.25 : 0.5) : undefined) }),
+        new Proxy({} as Record<string, ReturnType<typeof est>>, { get: (_, k) => (typeof k === 'string' ? est(value[c]) : undefined) }),
       ]),
     ),
     pairwise: [
-      { metric: 'exec@1', config_a: 'a', config_b: 'b', value_a: 0.5, value_b: 0.25, diff: 0.25, ci_low: 0.0, ci_high: 0.5, b: 3, c: 1, p_value: 0.625, p_holm: 0.625 },
+      // b beats a significantly on exec@1 (stored as (a, b), value_b > value_a); b vs c is not significant.
+      { metric: 'exec@1', config_a: 'a', config_b: 'b', value_a: 0.25, value_b: 0.75, diff: -0.5, ci_low: -0.75, ci_high: -0.25, b: 0, c: 9, p_value: 0.004, p_holm: 0.012 },
+      { metric: 'exec@1', config_a: 'b', config_b: 'c', value_a: 0.75, value_b: 0.5, diff: 0.25, ci_low: 0.0, ci_high: 0.5, b: 3, c: 1, p_value: 0.625, p_holm: 0.625 },
       { metric: 'ndcg@10', config_a: 'a', config_b: 'b', value_a: 0.5, value_b: 0.25, diff: 0.25, ci_low: 0.1, ci_high: 0.4, b: null, c: null, p_value: null, p_holm: null },
     ],
   };
   const md = buildMarkdown(stats, { run: 'r1', failed: [{ config_id: 'x', error: 'boom' }], rejections: 2 });
   assert.match(md, /seed 42/);
-  assert.match(md, /\| a \| 0\.500 \[0\.400, 0\.600\]/);
-  assert.match(md, /## Deception by bug type[\s\S]*off_by_one/);
-  assert.match(md, /\| config \| exec@1 \| exec@10 \| execp@10 \| ndcg@10 \| rr_exec@10 \| canonical_rank \| deception_rate \| tie_rate \|/);
+  const head = md.slice(md.indexOf('## Headline'), md.indexOf('## All metrics'));
+  const rows = head.split('\n').filter((l) => /^\| (\*\*|\()/.test(l));
+  assert.deepEqual(rows.map((l) => l.split(' | ')[0]), ['| **★ (a) b**', '| (b) c', '| (c) a']);
+  // b's exec@1 carries the letter of a (its place in the sorted table: c); nothing else is significant.
+  assert.match(rows[0], /^\| \*\*★ \(a\) b\*\* \| 0\.750 \[0\.650, 0\.850\]<sup>c<\/sup> \| 0\.750 \[0\.650, 0\.850\] \|/);
+  assert.ok(!rows[1].includes('<sup>') && !rows[2].includes('<sup>'));
+  assert.match(head, /\| config \| exec@1 \| exec@1_ta \| exec@10 \| execp@10 \| ndcg@10 \| ndcg@10_ta \| rr_exec@10 \| rr_exec@10_ta \| canonical_rank \| deception_rate \| tie_rate \|/);
+  assert.match(head, /best: b \(exec@1 0\.750/);
+  assert.match(md, /## Deception by bug type[\s\S]*off_by_one[\s\S]*bug_tie/);
   assert.match(md, /## Deception by domain[\s\S]*math/);
-  assert.match(md, /\| a \| b \| 0\.500 \| 0\.250 \| 0\.250 \[0\.000, 0\.500\] \| 3 \| 1 \| 0\.6250 \| 0\.6250 \|/);
+  assert.match(md, /\| b \| c \| 0\.750 \| 0\.500 \| 0\.250 \[0\.000, 0\.500\] \| 3 \| 1 \| 0\.6250 \| 0\.6250 \|/);
   assert.match(md, /### ndcg@10\n\n\| A \| B \| value A \| value B \| A − B \[CI\] \|\n/);
   assert.match(md, /`x` \(boom\)/);
   assert.match(md, /2 benchmark records were rejected/);
+  for (const d of GLOSSARY) assert.ok(md.includes(d.text), `report.md lacks the definition of ${d.name}`);
 });

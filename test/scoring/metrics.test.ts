@@ -68,7 +68,8 @@ test('canonical rank counts higher scores, then equal scores earlier in the tie 
 test('evaluateQuery returns every metric, in the METRICS order', () => {
   const ranked = ['d1', 'c', 'd2', 'x', 'y', 'z', 'u', 'v', 'w', 't'];
   const passed = [false, true, false, false, false, false, false, false, false, true];
-  const m = evaluateQuery({ ranked, passed, relevant: new Set(['c']), canonical_rank: 2 });
+  const scores = ranked.map((_, i) => 1 - i / 10);
+  const m = evaluateQuery({ ranked, scores, passed, relevant: new Set(['c']), canonical_rank: 2 });
   assert.deepEqual(Object.keys(m), [...METRICS]);
   assert.equal(m['exec@1'], 0);
   assert.equal(m['exec@3'], 1);
@@ -76,5 +77,5 @@ test('evaluateQuery returns every metric, in the METRICS order', () => {
   close(m['ndcg@3'], 1 / Math.log2(3));
   close(m['rr_exec@10'], 0.5);
   assert.equal(m.canonical_rank, 2);
-  assert.throws(() => evaluateQuery({ ranked, passed: [true], relevant: new Set(['c']), canonical_rank: 2 }), /verdicts/);
+  assert.throws(() => evaluateQuery({ ranked, scores, passed: [true], relevant: new Set(['c']), canonical_rank: 2 }), /verdicts/);
 });

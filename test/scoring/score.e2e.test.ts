@@ -80,7 +80,7 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.deepEqual([q1.metrics['exec@1'], q1.metrics['exec@3'], q1.metrics['execp@10'], q1.metrics['rr_exec@10'], q1.metrics.canonical_rank], [0, 1, 0.1, 0.5, 2]);
     assert.ok(Math.abs(q1.metrics['ndcg@3'] - 1 / Math.log2(3)) < 1e-12);
     assert.deepEqual([q1.deception.deceived, q1.deception.rank1_miss, q1.deception.rank1_own_distractor, q1.deception.pref_wins], [1, 1, 1, 1]);
-    assert.deepEqual(q1.deception.by_bug_type, { wrong_comparison: { outranks: 1, total: 1 }, swap_arguments: { outranks: 0, total: 1 } });
+    assert.deepEqual(q1.deception.by_bug_type, { wrong_comparison: { outscores: 1, ties: 0, total: 1 }, swap_arguments: { outscores: 0, ties: 0, total: 1 } });
     // q2: canonical first.
     assert.deepEqual([q2.metrics['exec@1'], q2.metrics['ndcg@1'], q2.deception.deceived], [1, 1, 0]);
     // q3: rank 1 is q_0004's canonical, which passes q_0003's tests: exec@1 = 1 although nDCG@1 = 0.
@@ -107,9 +107,28 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(pw.length, 3 * 16); // 3 pairs × 16 compared metrics
     const scores = scoreRows;
     assert.ok(scores.some((r) => r.config_id === 'toy' && r.query_id === 'q_0003' && r.metric === 'exec@1' && r.value === 1));
+    // scores.parquet uses summary.json's names, and every estimate is sum(num) / sum(den) over its rows.
+    const sums = new Map<string, [number, number]>();
+    for (const r of scores) {
+      const k = `${r.config_id}|${r.metric}`;
+      const acc = sums.get(k) ?? [0, 0];
+      sums.set(k, [acc[0] + (r.num as number), acc[1] + (r.den as number)]);
+    }
+    let checked = 0;
+    for (const [config, stats] of Object.entries(summary.estimates as Record<string, Record<string, { estimate: number; support: number }>>)) {
+      for (const [name, st] of Object.entries(stats)) {
+        const acc = sums.get(`${config}|${name}`);
+        if (st.support === 0) continue;
+        assert.ok(acc, `scores.parquet has no rows for ${config} ${name}`);
+        assert.ok(Math.abs(acc[0] / acc[1] - st.estimate) < 1e-12, `${config} ${name}: ${acc[0] / acc[1]} vs ${st.estimate}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 3 * 30, `${checked} statistics checked`);
+    assert.equal(summary.definitions.deception_rate.includes('strictly above'), true);
     const md = readFileSync(join(rdir, 'report.md'), 'utf8');
     assert.match(md, /## Headline/);
-    assert.match(md, /\| toy \| 0\.500 \[/);
+    assert.match(md, /\| \([a-c]\) toy \| 0\.500 \[/);
     assert.match(md, /broken/);
     const html = readFileSync(join(rdir, 'report.html'), 'utf8');
     assert.ok(!/(src|href)=["']https?:/.test(html), 'no external resources');

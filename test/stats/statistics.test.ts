@@ -13,8 +13,8 @@ function q(id: string, domain: string, firstPass: number, deceivedBy: string[]):
   m['rr_exec@10'] = firstPass <= 10 ? 1 / firstPass : 0;
   m.canonical_rank = firstPass;
   const bugs = ['off_by_one', 'wrong_operator'];
-  const by: Record<string, { outranks: number; total: number }> = {};
-  for (const b of bugs) by[b] = { outranks: deceivedBy.includes(b) ? 1 : 0, total: 1 };
+  const by: Record<string, { outscores: number; ties: number; total: number }> = {};
+  for (const b of bugs) by[b] = { outscores: deceivedBy.includes(b) ? 1 : 0, ties: 0, total: 1 };
   return {
     query_id: id,
     domain,
@@ -55,8 +55,8 @@ test('estimates are the hand-computed means and ratios', () => {
   assert.equal(e.A.rank1_own_share.estimate, 1);
   assert.equal(e.B.rank1_own_share.estimate, 3 / 4);
   assert.equal(e.A.pref_accuracy.estimate, 7 / 10);
-  assert.equal(e.A['bug_outrank:off_by_one'].estimate, 2 / 5);
-  assert.equal(e.A['bug_outrank:wrong_operator'].estimate, 1 / 5);
+  assert.equal(e.A['bug_outscore:off_by_one'].estimate, 2 / 5);
+  assert.equal(e.A['bug_outscore:wrong_operator'].estimate, 1 / 5);
   assert.equal(e.A['domain_deception:string'].estimate, 1 / 2);
   assert.equal(e.A['domain_deception:math'].estimate, 1 / 3);
   assert.deepEqual(s.bug_types, ['off_by_one', 'wrong_operator']);

@@ -4,15 +4,16 @@ import { basename, join } from 'node:path';
 import { jsonlFiles } from '../paths.ts';
 import type { Task } from '../../schemas/task.ts';
 import { suiteSources } from '../../schemas/exec.ts';
-import { getProfile } from '../../core/gate/profiles.ts';
+import { distinctSubsetsApply, getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { buildYieldReport, type YieldReport } from '../../core/mutation/yieldReport.ts';
 import type { Oracle } from '../exec/types.ts';
 import type { GateItem, GateReport } from '../gate/gate.ts';
 import { runnerVersion } from '../exec/pool.ts';
 import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
-import { mutateAndVerify } from '../mutation/verify.ts';
-import { analyzeCode } from '../mutation/mutator.ts';
+import { mutateAndVerify, type MutationOutcome } from '../mutation/verify.ts';
+import { suiteFacts } from '../python/astFacts.ts';
+import { splitCheckSuites, type CheckSuiteReport } from './checkSuites.ts';
 import type { ImportedTask } from '../importers/types.ts';
 import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
@@ -48,6 +49,8 @@ export interface BuildRejection {
 export interface BuildReport {
   yield: YieldReport;
   gate_stage_counts: GateReport['stage_counts'] | null;
+  /** check(candidate) suites: split into one test per assert, or kept whole (with the reason). */
+  check_programs: CheckSuiteReport;
   rejections: BuildRejection[];
 }
 
@@ -58,7 +61,7 @@ export interface BuildManifest {
   profile: string;
   mutation: { distractors_max: number; round_size: number; cap: number; prng: string; mutate_py_sha256: string; runner_version: string };
   counts: {
-    input_records: number; import_rejected: number; mutation_rejected: number; gate_rejected: number;
+    input_records: number; import_rejected: number; precheck_rejected: number; mutation_rejected: number; gate_rejected: number;
     queries: number; corpus: number; distractors: number;
   };
   distractors_per_task: Record<string, number>;
@@ -91,23 +94,35 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   const imported = await loadSource(src);
   const rejections: BuildRejection[] = imported.rejections.map((r) => ({ ...r, stage: 'import' }));
   say(`${imported.tasks.length} tasks imported, ${imported.rejections.length} rejected`);
+  const checks = await splitCheckSuites(imported.tasks);
+  if (checks.report.split.length || checks.report.kept.length) {
+    say(`check programs: ${checks.report.split.length} split into one test per assert, ${checks.report.kept.length} kept whole`);
+  }
   // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
+  // The gate's AST stage asks the same question (suiteFacts); tests that do not parse are its to report.
   const items: ImportedTask[] = [];
-  const facts = await analyzeCode(imported.tasks.map(({ task }, i) => ({ id: String(i), code: task.canonical, tests: suiteSources(task.tests) })));
-  imported.tasks.forEach((it, i) => {
-    const f = facts[i];
-    const name = it.task.tests.kind === 'check' ? 'check' : it.task.function_name;
-    const calls = f.ok && f.calls.some((names) => names.includes(name));
-    if (f.ok && !calls) {
-      rejections.push({ task_id: it.task.task_id, file: it.file, line: it.line, stage: 'precheck', code: 'TESTS_DO_NOT_CALL_FUNCTION', field: 'tests', message: `no test calls ${name}()` });
+  const facts = await suiteFacts(checks.tasks.map(({ task }) => ({ suite: task.tests, target: task.function_name })));
+  checks.tasks.forEach((it, i) => {
+    if (facts[i].every((t) => t.parses) && !facts[i].some((t) => t.calls_target)) {
+      const message = it.task.tests.kind === 'check'
+        ? `check() never uses its parameter and the program never names ${it.task.function_name}()`
+        : `no test calls ${it.task.function_name}()`;
+      rejections.push({ task_id: it.task.task_id, file: it.file, line: it.line, stage: 'precheck', code: 'TESTS_DO_NOT_CALL_FUNCTION', field: 'tests', message });
     } else items.push(it);
   });
 
-  const outcomes = await mutateAndVerify(
-    items.map(({ task }) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests })),
-    opts.oracle,
-    { seed: opts.seed, max: profile.distractors.max, distinctSubsets: profile.distinctFailureSubsets, roundSize, cap, mutator: opts.mutator, onProgress: say },
-  );
+  // The distinct-subset rule depends on each suite's size (profiles.ts), so tasks are verified in two groups.
+  const job = ({ task }: ImportedTask) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests });
+  const distinct = items.map(({ task }) => distinctSubsetsApply(profile, suiteSources(task.tests).length));
+  const outcomes: MutationOutcome[] = new Array(items.length);
+  for (const flag of [true, false]) {
+    const idx = items.flatMap((_, i) => (distinct[i] === flag ? [i] : []));
+    if (!idx.length) continue;
+    const got = await mutateAndVerify(idx.map((i) => job(items[i])), opts.oracle, {
+      seed: opts.seed, max: profile.distractors.max, distinctSubsets: flag, roundSize, cap, mutator: opts.mutator, onProgress: say,
+    });
+    idx.forEach((i, k) => (outcomes[i] = got[k]));
+  }
   const gateItems: GateItem[] = [];
   outcomes.forEach((o, i) => {
     const { task, file, line } = items[i];
@@ -126,6 +141,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   const report: BuildReport = {
     yield: buildYieldReport(outcomes.map((o) => ({ candidates: o.candidates, verified: o.verified, selected: o.selected }))),
     gate_stage_counts: gate.stage_counts,
+    check_programs: checks.report,
     rejections,
   };
   // One key: parquet-wasm writes key-value metadata in hash-map order, so several keys would make the bytes
@@ -152,7 +168,8 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     },
     counts: {
       input_records: imported.tasks.length + imported.rejections.length,
-      import_rejected: imported.rejections.length + (imported.tasks.length - items.length),
+      import_rejected: imported.rejections.length,
+      precheck_rejected: imported.tasks.length - items.length,
       mutation_rejected: rejections.filter((r) => r.stage === 'mutation').length,
       gate_rejected: gateItems.length - accepted.length,
       queries: queries.length,

@@ -1,11 +1,11 @@
 import type { Task } from '../../schemas/task.ts';
 import { suiteSources, type ExecResult } from '../../schemas/exec.ts';
-import type { GateProfile } from '../../core/gate/profiles.ts';
+import { distinctSubsetsApply, type GateProfile } from '../../core/gate/profiles.ts';
 import {
   STAGES, astStage, batchIntegrity, canonicalStage, distractorStage, failingSubset, schemaStage,
   type CodeFactsLike, type GateIssue, type StageName, type TestFactLike,
 } from '../../core/gate/rules.ts';
-import { astFacts } from '../python/astFacts.ts';
+import { astFacts, suiteFacts } from '../python/astFacts.ts';
 import type { Oracle } from '../exec/types.ts';
 
 export interface GateItem {
@@ -84,15 +84,16 @@ export async function runGate(
       return [
         { id: `${i}:c`, kind: 'code' as const, code: t.canonical },
         ...t.distractors.map((d, j) => ({ id: `${i}:d${j}`, kind: 'code' as const, code: d.code })),
-        { id: `${i}:t`, kind: 'tests' as const, tests: suiteSources(t.tests), target: t.tests.kind === 'check' ? 'check' : t.function_name },
       ];
     });
-    facts = await astFacts(reqs);
+    // The same question the build's pre-check asks (suiteFacts), so the two agree on what calls the function.
+    const [codeFacts, testFactsOf] = await Promise.all([astFacts(reqs), suiteFacts(idx.map((i) => ({ suite: items[i].task.tests, target: items[i].task.function_name })))]);
+    facts = codeFacts;
     const get = (id: string) => facts.get(id) as CodeFactsLike;
     const out = new Map<number, GateIssue[]>();
-    for (const i of idx) {
+    for (const [k, i] of idx.entries()) {
       const t = items[i].task;
-      const testFacts = (facts.get(`${i}:t`) as { tests: TestFactLike[] }).tests;
+      const testFacts: TestFactLike[] = testFactsOf[k];
       const r = astStage(t, get(`${i}:c`), t.distractors.map((_, j) => get(`${i}:d${j}`)), testFacts);
       multiStatement += r.multiStatementTests;
       out.set(i, r.issues);
@@ -118,7 +119,7 @@ export async function runGate(
     for (const i of idx) {
       const mine = items[i].task.distractors.map(() => results[k++]);
       distractorResults.set(i, mine);
-      out.set(i, distractorStage(mine.map((r) => r.outcomes), profile.distinctFailureSubsets));
+      out.set(i, distractorStage(mine.map((r) => r.outcomes), distinctSubsetsApply(profile, suiteSources(items[i].task.tests).length)));
     }
     return out;
   });

@@ -5,8 +5,10 @@ export interface GateProfile {
   tests: { min: number; max: number };
   /** Only the paper's six single-edit bug types are accepted. */
   restrictBugTypes: boolean;
-  /** Stage 4: the distractors must not all fail the identical subset of tests. */
+  /** Stage 4: the distractors must not all fail the identical subset of tests... */
   distinctFailureSubsets: boolean;
+  /** ...applied only to suites of at least this many tests (default 2: with one test every subset is the same). */
+  distinctSubsetsMinTests?: number;
   /** Stage 5: function names unique across the batch (the paper's registry rule). */
   uniqueFunctionNames: boolean;
 }
@@ -20,9 +22,21 @@ export const PROFILES = {
    * tests, and the cross-canonical sweep still reports any snippet that passes another query's tests.
    */
   mbpp: { name: 'mbpp', distractors: { min: 1, max: 4 }, tests: { min: 3, max: 3 }, restrictBugTypes: true, distinctFailureSubsets: false, uniqueFunctionNames: false },
+  /**
+   * Suites of any size, e.g. check(candidate) programs split into one test per assert (or kept whole: one
+   * test). One to four distractors; the distinct-subset rule only where a suite has 5 or more tests: with
+   * fewer, single-edit mutants mostly fail every test (MBPP's 3 asserts, above), so the rule would cut twins
+   * instead of showing that they differ.
+   */
+  check: { name: 'check', distractors: { min: 1, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, distinctSubsetsMinTests: 5, uniqueFunctionNames: true },
   /** Tasks before distractors exist (curated sources, registries): the gate's canonical stages only. */
   canonical: { name: 'canonical', distractors: { min: 0, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, uniqueFunctionNames: true },
 } as const satisfies Record<string, GateProfile>;
+
+/** Does the distinct-failing-subset rule apply to a suite of `tests` tests under this profile? */
+export function distinctSubsetsApply(profile: GateProfile, tests: number): boolean {
+  return profile.distinctFailureSubsets && tests >= (profile.distinctSubsetsMinTests ?? 2);
+}
 
 export function getProfile(name: string): GateProfile {
   const p = (PROFILES as Record<string, GateProfile>)[name];

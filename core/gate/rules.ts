@@ -76,7 +76,10 @@ export function astStage(
   tests.forEach((t, i) => {
     const field = task.tests.kind === 'asserts' ? `tests.tests[${i}]` : 'tests.program';
     if (!t.parses) out.push(issue('ast_semantics', 'TEST_SYNTAX', `test does not parse: ${t.syntax_error}`, field));
-    else if (task.tests.kind === 'asserts' && !t.calls_target) out.push(issue('ast_semantics', 'TEST_DOES_NOT_CALL', `test does not call ${fn}()`, field));
+    else if (!t.calls_target) {
+      const what = task.tests.kind === 'asserts' ? `test does not call ${fn}()` : `check() never uses its parameter and the program never names ${fn}()`;
+      out.push(issue('ast_semantics', 'TEST_DOES_NOT_CALL', what, field));
+    }
     if (t.statements > 1) multi++;
   });
   return { issues: out, multiStatementTests: multi };

@@ -1,8 +1,17 @@
 """Static facts about Python source, with Python's own `ast` (parsing only: nothing here executes input).
 
-stdin: JSON lines, each {"id", "kind": "code", "code"}, {"id", "kind": "tests", "tests": [...], "target"},
-{"id", "kind": "names", "code"} or {"id", "kind": "suite_names", "suite": <TestSuite>}.
+stdin: JSON lines, each one of
+  {"id", "kind": "code", "code"}                      parses, syntax error, top-level function names
+  {"id", "kind": "names", "code"}                     names a snippet spells, whether it is dynamic
+  {"id", "kind": "suite_names", "suite": <TestSuite>} what each test binds and certainly looks up
+  {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements
+  {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
+  {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
+                                                      else the module)
+  {"id", "kind": "check_program", "program"}          statement layout of a check(candidate) program, for
+                                                      core/suites/splitCheck.ts
 stdout: JSON lines, each {"id", ...facts}. A record that cannot be analysed gets {"id", "error"}.
+Columns in the output are character (code point) offsets, not the UTF-8 byte offsets `ast` reports.
 
 "names" and "suite_names" feed scoring's not_defined rule (core/scoring/notDefined.ts): a suite with a test that
 certainly looks up a name that neither the snippet, the setup nor the test can bind fails without being run.
@@ -207,6 +216,103 @@ def suite_name_facts(suite):
     else:
         setup, tests = suite.get("setup"), [_source_facts(t) for t in suite["tests"]]
     return {"setup": _source_facts(setup) if setup else {"bound": [], "free_loads": [], "dynamic": False}, "tests": tests}
+def _find_check(tree):
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "check":
+            return node
+    return None
+
+
+def check_calls_target(program, target):
+    """Does a check(candidate) program exercise the function? The sandbox calls `check(<target>)` itself, so it
+    does when check uses its parameter or the program names the target. Shared by the build's pre-check and
+    the gate's AST stage."""
+    tree = ast.parse(program)
+    fn = _find_check(tree)
+    if fn is None:
+        return False
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool(params and params[0] in used) or target in _called_names(tree)
+
+
+def suite_facts(suite, target):
+    if suite["kind"] == "asserts":
+        return test_facts(suite["tests"], target)
+    try:
+        tree = ast.parse(suite["program"])
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return {"tests": [{"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0}]}
+    return {"tests": [{"parses": True, "syntax_error": None, "calls_target": check_calls_target(suite["program"], target),
+                       "statements": len(tree.body)}]}
+
+
+def docstring_facts(code, target):
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return {"docstring": None, "syntax_error": _syntax(exc)}
+    fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    named = [n for n in fns if n.name == target]
+    node = named[0] if named else (fns[-1] if fns else tree)
+    doc = ast.get_docstring(node, clean=True)
+    if doc is None and node is not tree:
+        doc = ast.get_docstring(tree, clean=True)
+    return {"docstring": doc, "syntax_error": None}
+
+
+def _char_col(lines, lineno, byte_col):
+    return len(lines[lineno - 1].encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+
+def check_program_facts(program):
+    """Where each statement of the program and of check's body lies (1-based inclusive lines, character
+    columns), what kind it is, and where the asserts use check's parameter; nothing is decided here."""
+    try:
+        tree = ast.parse(program)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return {"parses": False, "syntax_error": _syntax(exc)}
+    lines = program.split("\n")
+    fn = _find_check(tree)
+    module = []
+    for node in tree.body:
+        if node is fn:
+            kind = "check_def"
+        elif (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+              and node.value.func.id == "check"):
+            kind = "check_call"
+        else:
+            kind = "other"
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        module.append({"kind": kind, "start": start, "end": node.end_lineno})
+    if fn is None:
+        return {"parses": True, "syntax_error": None, "module": module, "param": None, "body": []}
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    param = params[0] if params else None
+    body = []
+    for node in fn.body:
+        is_assert = isinstance(node, ast.Assert)
+        inner = list(ast.walk(node))
+        uses = []
+        binds = False
+        for n in inner:
+            if isinstance(n, ast.Name) and n.id == param:
+                if isinstance(n.ctx, ast.Load):
+                    uses.append([n.lineno, _char_col(lines, n.lineno, n.col_offset), _char_col(lines, n.end_lineno, n.end_col_offset)])
+                else:
+                    binds = True
+            elif isinstance(n, ast.arg) and n.arg == param:
+                binds = True
+        body.append({
+            "kind": "assert" if is_assert else "other",
+            "start": min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]),
+            "end": node.end_lineno,
+            "col": _char_col(lines, node.lineno, node.col_offset),
+            "nested_assert": (not is_assert) and any(isinstance(n, ast.Assert) for n in inner),
+            "binds_param": binds,
+            "param_uses": uses if is_assert else [],
+        })
+    return {"parses": True, "syntax_error": None, "module": module, "param": param, "body": body}
 
 
 def main():
@@ -221,8 +327,16 @@ def main():
                 facts = name_facts(rec["code"])
             elif rec["kind"] == "suite_names":
                 facts = suite_name_facts(rec["suite"])
-            else:
+            elif rec["kind"] == "tests":
                 facts = test_facts(rec["tests"], rec["target"])
+            elif rec["kind"] == "suite":
+                facts = suite_facts(rec["suite"], rec["target"])
+            elif rec["kind"] == "docstring":
+                facts = docstring_facts(rec["code"], rec.get("target"))
+            elif rec["kind"] == "check_program":
+                facts = check_program_facts(rec["program"])
+            else:
+                raise ValueError(f"unknown kind {rec['kind']!r}")
         except Exception as exc:  # never lose the batch for one record
             facts = {"error": f"{type(exc).__name__}: {exc}"}
         facts["id"] = rec["id"]

@@ -70,7 +70,7 @@ test('build: release files, rejections with reasons, byte-identical output for t
     assert.ok(new Set(ds.map((d) => d.bug_type)).size >= 3, `${q.query_id}: at least 3 distinct bug types`);
     for (const d of ds) assert.match(d.bug_description!, /^\w+ at line \d+: /);
   }
-  assert.deepEqual(a.manifest.counts, { input_records: 6, import_rejected: 2, mutation_rejected: 2, gate_rejected: 0, queries: 2, corpus: 10, distractors: 8 });
+  assert.deepEqual(a.manifest.counts, { input_records: 6, import_rejected: 1, precheck_rejected: 1, mutation_rejected: 2, gate_rejected: 0, queries: 2, corpus: 10, distractors: 8 });
   assert.deepEqual(a.manifest.distractors_per_task, { '4': 2 });
   assert.equal(readParquet(join(dir, 'a', 'corpus.parquet')).numRows, 10);
   assert.equal(readParquet(join(dir, 'a', 'queries.parquet')).getChild('query_id')?.get(1), 'q_0002');

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { COMMANDS } from './commands/index.ts';
+import { CliError } from './errors.ts';
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -14,6 +15,17 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * Runs the CLI. A thrown error is printed as one line (`error: ...`) with its exit code (CliError's, else 1);
+ * EXECRETRIEVAL_DEBUG=1 prints the stack as well.
+ */
 export async function main(argv: string[]): Promise<void> {
-  await buildProgram().parseAsync(argv);
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    process.stderr.write(`error: ${err.message}\n`);
+    if (process.env.EXECRETRIEVAL_DEBUG === '1' && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = err instanceof CliError ? err.exitCode : 1;
+  }
 }

@@ -69,6 +69,27 @@ export interface BuildManifest {
   files: Record<string, string>;
 }
 
+/**
+ * Where the rejections happened, in pipeline order, each stage with its reasons by frequency:
+ * `precheck: 164 (164 TESTS_DO_NOT_CALL_FUNCTION)`. What `build` prints when it accepted nothing.
+ */
+export function rejectionsByStage(rejections: readonly BuildRejection[]): string {
+  const stages = new Map<string, Map<string, Set<string>>>();
+  rejections.forEach((r, i) => {
+    const codes = stages.get(r.stage) ?? new Map<string, Set<string>>();
+    stages.set(r.stage, codes);
+    // A task the gate rejects for several reasons counts once per reason but once in the stage total.
+    const set = codes.get(r.code) ?? new Set<string>();
+    set.add(r.task_id ?? `${r.file}:${r.line}:${i}`);
+    codes.set(r.code, set);
+  });
+  return [...stages].map(([stage, codes]) => {
+    const tasks = new Set([...codes.values()].flatMap((s) => [...s]));
+    const parts = [...codes].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0])).map(([c, s]) => `${s.size} ${c}`);
+    return `${stage}: ${tasks.size} (${parts.join(', ')})`;
+  }).join('; ');
+}
+
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 function countBy<T>(items: readonly T[], key: (t: T) => string, numeric = false): Record<string, number> {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { ImportRejection } from './types.ts';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 
@@ -8,7 +9,7 @@ export interface JsonlRecord {
 }
 
 /**
- * Reads a JSON-lines file: one object per non-blank line. A line that is not a JSON object becomes a rejection
+ * Reads a JSON-lines file (plain or gzipped): one object per non-blank line. A line that is not a JSON object becomes a rejection
  * naming file and line; the others are still returned.
  */
 const AnyObject: SafeParser<Record<string, unknown>> = {
@@ -18,11 +19,24 @@ const AnyObject: SafeParser<Record<string, unknown>> = {
       : { success: false, error: { issues: [{ path: [], message: 'not a JSON object' }] } },
 };
 
+/** A file's text; gzip is recognised by its magic bytes (1f 8b), whatever the file is called. */
+export function readText(file: string): string {
+  const buf = readFileSync(file);
+  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+    try {
+      return gunzipSync(buf).toString('utf8');
+    } catch (e) {
+      throw new Error(`${file}: not a readable gzip file (${(e as Error).message})`);
+    }
+  }
+  return buf.toString('utf8');
+}
+
 export function readJsonl(file: string): { records: JsonlRecord[]; rejections: ImportRejection[] } {
   const records: JsonlRecord[] = [];
   const rejections: ImportRejection[] = [];
   const reject = (line: number, message: string) => rejections.push({ file, line, field: '(record)', code: 'INVALID_JSON', message });
-  parseJsonl(readFileSync(file, 'utf8'), AnyObject, {
+  parseJsonl(readText(file), AnyObject, {
     record: (line, value) => records.push({ line, value }),
     badJson: reject,
     invalid: (line, issues) => reject(line, issues[0].message),

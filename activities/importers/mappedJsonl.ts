@@ -1,12 +1,15 @@
 import { Task } from '../../schemas/task.ts';
+import { describe, evalFieldSpec, parseFieldSpec, type FieldSpec } from '../../core/importers/fieldSpec.ts';
+import { codeFacts, docstrings } from '../python/astFacts.ts';
 import { inferFunctionNames } from './functionName.ts';
 import { normalizeNewlines, readJsonl } from './jsonlReader.ts';
-import { invalidField, type ImportResult } from './types.ts';
+import { invalidField, type ImportRejection, type ImportResult } from './types.ts';
 
 /**
- * Which field of a foreign record holds what. `tests` holds either a list of assert statements or one program
- * that defines `check(candidate)` (HumanEval style; then the function is `entry_point`, or `function_name`).
- * Dotted paths reach into nested objects (`prompt.text`).
+ * Which field of a foreign record holds what, each as a spec (core/importers/fieldSpec.ts): a dotted path, a
+ * template such as `{prompt}{canonical_solution}`, or `docstring(...)`. `tests` holds either a list of assert
+ * statements or one program that defines `check(candidate)` (then the function is `entry_point`, or
+ * `function_name`).
  */
 export interface FieldMapping {
   query: string;
@@ -21,76 +24,121 @@ export interface FieldMapping {
 
 export const DEFAULT_MAPPING: FieldMapping = { query: 'query', code: 'code', tests: 'tests', id: 'task_id', function_name: 'function_name', entry_point: 'entry_point', setup: 'setup', domain: 'domain' };
 
-function get(obj: Record<string, unknown>, path: string | undefined): unknown {
-  if (!path) return undefined;
-  let cur: unknown = obj;
-  for (const key of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[key];
+/** Parses every spec of a mapping; a malformed one throws naming the target field. */
+export function parseMapping(mapping: FieldMapping): Record<keyof FieldMapping, FieldSpec | undefined> {
+  const out = {} as Record<keyof FieldMapping, FieldSpec | undefined>;
+  for (const k of Object.keys(DEFAULT_MAPPING) as (keyof FieldMapping)[]) {
+    const spec = mapping[k];
+    try {
+      out[k] = spec ? parseFieldSpec(spec) : undefined;
+    } catch (e) {
+      throw new Error(`mapping ${k}: ${(e as Error).message}`);
+    }
   }
-  return cur;
+  return out;
 }
 
-/** Any task JSONL with a field mapping to the project's task schema; `dataset` names the source in each task. */
+type Row = {
+  line: number; task_id: string; code: string; fn?: string; entry?: string; tests: string[];
+  suite: Record<string, unknown>; query: unknown; docstringOf?: string; domain?: string; dead?: boolean;
+};
+
+/**
+ * Any task JSONL (or .jsonl.gz) with a field mapping to the project's task schema; `dataset` names the source in
+ * each task. Each record's code must parse and define the function at module level: otherwise the record is
+ * rejected with `CODE_DOES_NOT_PARSE` or `ENTRY_POINT_NOT_DEFINED` (a mapping that takes only a solution body
+ * shows up here, not later as unparseable canonicals).
+ */
 export async function importMappedJsonl(file: string, mapping: FieldMapping, dataset = 'jsonl'): Promise<ImportResult> {
+  const specs = parseMapping(mapping);
+  const name = (k: keyof FieldMapping) => (specs[k] ? describe(specs[k]!) : k);
   const { records, rejections } = readJsonl(file);
-  type Row = { line: number; task: Record<string, unknown>; needsName: boolean; tests: string[] };
   const rows: Row[] = [];
   for (const { line, value } of records) {
-    const rawId = get(value, mapping.id);
-    const task_id = rawId === undefined || rawId === null ? `${dataset}_${line}` : String(rawId);
-    const bad = (field: string, message: string) => rejections.push({ file, line, task_id, field, code: 'INVALID_FIELD', message });
-    const code = get(value, mapping.code);
-    const tests = get(value, mapping.tests);
-    if (typeof code !== 'string') { bad(mapping.code, 'missing or not a string'); continue; }
-    const name = get(value, mapping.function_name);
-    const entry = get(value, mapping.entry_point);
+    let task_id = `${dataset}_${line}`;
+    const bad = (field: string, message: string, code = 'INVALID_FIELD') => rejections.push({ file, line, task_id, field, code, message });
+    /** The value a target field's spec yields; on a template error the record is rejected (returns null). */
+    const get = (k: keyof FieldMapping): { v: unknown; docstringOf?: string } | null => {
+      const spec = specs[k];
+      if (!spec) return { v: undefined };
+      const r = evalFieldSpec(spec, value);
+      if ('error' in r) { bad(name(k), r.error); return null; }
+      if ('docstringOf' in r) return { v: undefined, docstringOf: normalizeNewlines(r.docstringOf) };
+      return { v: r.value };
+    };
+    const id = get('id');
+    if (!id) continue;
+    if (id.v !== undefined && id.v !== null) task_id = String(id.v);
+    const code = get('code'), tests = get('tests'), fnV = get('function_name'), entryV = get('entry_point'), setupV = get('setup'), domainV = get('domain'), query = get('query');
+    if (!code || !tests || !fnV || !entryV || !setupV || !domainV || !query) continue;
+    if (typeof code.v !== 'string' || !code.v.trim()) { bad(name('code'), 'missing or not a string'); continue; }
+    const fn = typeof fnV.v === 'string' && fnV.v ? fnV.v : undefined;
+    const entry = typeof entryV.v === 'string' && entryV.v ? entryV.v : undefined;
     let suite: Record<string, unknown>;
     let testList: string[];
-    if (Array.isArray(tests) && tests.length && tests.every((t) => typeof t === 'string')) {
-      testList = tests.map(normalizeNewlines);
-      const setup = get(value, mapping.setup);
-      suite = { kind: 'asserts', tests: testList, ...(typeof setup === 'string' && setup.trim() ? { setup: normalizeNewlines(setup) } : {}) };
-    } else if (typeof tests === 'string' && tests.trim()) {
-      if (!/^\s*def\s+check\s*\(/m.test(tests)) { bad(mapping.tests, 'a test program must define check(candidate)'); continue; }
-      const ep = typeof entry === 'string' ? entry : typeof name === 'string' ? name : undefined;
-      if (!ep) { bad(mapping.entry_point ?? 'entry_point', 'a check(candidate) program needs an entry point'); continue; }
+    if (Array.isArray(tests.v) && tests.v.length && tests.v.every((t) => typeof t === 'string')) {
+      testList = (tests.v as string[]).map(normalizeNewlines);
+      suite = { kind: 'asserts', tests: testList, ...(typeof setupV.v === 'string' && setupV.v.trim() ? { setup: normalizeNewlines(setupV.v) } : {}) };
+    } else if (typeof tests.v === 'string' && tests.v.trim()) {
+      if (!/^\s*def\s+check\s*\(/m.test(tests.v)) { bad(name('tests'), 'a test program must define check(candidate)'); continue; }
+      const ep = entry ?? fn;
+      if (!ep) { bad(name('entry_point'), 'a check(candidate) program needs an entry point'); continue; }
       testList = [];
-      suite = { kind: 'check', program: normalizeNewlines(tests), entry_point: ep };
+      suite = { kind: 'check', program: normalizeNewlines(tests.v), entry_point: ep };
     } else {
-      bad(mapping.tests, 'must be a non-empty list of assert statements or a check(candidate) program');
+      bad(name('tests'), 'must be a non-empty list of assert statements or a check(candidate) program');
       continue;
     }
-    const fn = typeof name === 'string' ? name : suite.kind === 'check' ? (suite.entry_point as string) : undefined;
-    const domain = get(value, mapping.domain);
     rows.push({
-      line, tests: testList, needsName: fn === undefined,
-      task: {
-        task_id, query: get(value, mapping.query), function_name: fn, canonical: normalizeNewlines(code), tests: suite,
-        ...(typeof domain === 'string' ? { domain } : {}), distractors: [], source: { dataset, ref: task_id },
-      },
+      line, task_id, code: normalizeNewlines(code.v), fn: fn ?? (suite.kind === 'check' ? (suite.entry_point as string) : undefined),
+      entry, tests: testList, suite, query: query.v, docstringOf: query.docstringOf, ...(typeof domainV.v === 'string' ? { domain: domainV.v } : {}),
     });
   }
-  const need = rows.filter((r) => r.needsName);
-  const names = await inferFunctionNames(need.map((r) => ({ code: r.task.canonical as string, tests: r.tests })));
-  need.forEach((r, i) => {
-    const n = names[i];
-    if ('name' in n) r.task.function_name = n.name;
-    else {
-      rejections.push({ file, line: r.line, task_id: r.task.task_id as string, field: mapping.tests, code: 'NO_FUNCTION_NAME', message: n.error });
-      r.task.function_name = null;
-    }
+  const reject = (r: Row, field: string, code: string, message: string) => {
+    rejections.push({ file, line: r.line, task_id: r.task_id, field, code, message } satisfies ImportRejection);
+    r.dead = true;
+  };
+
+  // The code must parse and define the function it is imported for.
+  const facts = await codeFacts(rows.map((r) => r.code));
+  rows.forEach((r, i) => {
+    const f = facts[i];
+    if (!f.parses) return reject(r, name('code'), 'CODE_DOES_NOT_PARSE', `${f.syntax_error} (the mapping gives code that is not a Python module; a solution body needs its signature, e.g. code={prompt}{canonical_solution})`);
+    const wanted = [...new Set([r.fn, r.suite.kind === 'check' ? (r.suite.entry_point as string) : undefined].filter((n): n is string => Boolean(n)))];
+    const missing = wanted.find((n) => !f.top_level_functions.includes(n));
+    if (missing) reject(r, name('code'), 'ENTRY_POINT_NOT_DEFINED', `does not define ${missing}() at module level (defines: ${f.top_level_functions.join(', ') || 'none'})`);
   });
+
+  const needName = rows.filter((r) => !r.dead && r.fn === undefined);
+  const names = await inferFunctionNames(needName.map((r) => ({ code: r.code, tests: r.tests })));
+  needName.forEach((r, i) => {
+    const n = names[i];
+    if ('name' in n) r.fn = n.name;
+    else reject(r, name('tests'), 'NO_FUNCTION_NAME', n.error);
+  });
+
+  const needDoc = rows.filter((r) => !r.dead && r.docstringOf !== undefined);
+  const docs = await docstrings(needDoc.map((r) => ({ code: r.docstringOf!, target: r.fn })));
+  needDoc.forEach((r, i) => {
+    const d = docs[i];
+    if (d.syntax_error) reject(r, name('query'), 'CODE_DOES_NOT_PARSE', `cannot take a docstring: ${d.syntax_error}`);
+    else if (!d.docstring) reject(r, name('query'), 'NO_DOCSTRING', `no docstring for ${r.fn}() in ${describe((specs.query as { of: FieldSpec }).of)}`);
+    else r.query = d.docstring;
+  });
+
   const tasks: ImportResult['tasks'] = [];
   for (const r of rows) {
-    if (r.task.function_name === null) continue;
-    const parsed = Task.safeParse(r.task);
+    if (r.dead) continue;
+    const parsed = Task.safeParse({
+      task_id: r.task_id, query: r.query, function_name: r.fn, canonical: r.code, tests: r.suite,
+      ...(r.domain !== undefined ? { domain: r.domain } : {}), distractors: [], source: { dataset, ref: r.task_id },
+    });
     if (parsed.success) tasks.push({ task: parsed.data, file, line: r.line });
     else {
       const invalid = invalidField(parsed.error);
       // The query's field is named as the user mapped it.
-      const field = parsed.error.issues[0].path[0] === 'query' ? mapping.query : invalid.field;
-      rejections.push({ file, line: r.line, task_id: r.task.task_id as string, ...invalid, field });
+      const field = parsed.error.issues[0].path[0] === 'query' ? name('query') : invalid.field;
+      rejections.push({ file, line: r.line, task_id: r.task_id, ...invalid, field });
     }
   }
   rejections.sort((a, b) => a.line - b.line);

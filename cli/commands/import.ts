@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { importMbpp } from '../../activities/importers/mbpp.ts';
-import { DEFAULT_MAPPING, importMappedJsonl, type FieldMapping } from '../../activities/importers/mappedJsonl.ts';
+import { DEFAULT_MAPPING, importMappedJsonl, parseMapping, type FieldMapping } from '../../activities/importers/mappedJsonl.ts';
+import { PRESETS, type PresetName } from '../../activities/importers/presets.ts';
 import { importRelease, toRelease } from '../../activities/importers/release.ts';
 import { importTaskFiles } from '../../activities/importers/taskJsonl.ts';
 import { formatRejection, type ImportResult } from '../../activities/importers/types.ts';
@@ -9,7 +10,7 @@ import { writeJsonlAtomic } from '../../activities/storage/atomic.ts';
 
 const FORMATS = {
   mbpp: (input: string) => importMbpp(input),
-  /** Any JSONL with --map field=path pairs. */
+  /** Any JSONL (or .jsonl.gz) with --preset and/or --map target=spec pairs. */
   jsonl: (input: string, mapping: FieldMapping, dataset: string) => importMappedJsonl(input, mapping, dataset),
   /** The paper's release format: a directory holding queries.jsonl and corpus.jsonl. */
   release: (input: string) => Promise.resolve(importRelease(join(input, 'queries.jsonl'), join(input, 'corpus.jsonl'))),
@@ -18,14 +19,27 @@ const FORMATS = {
 } as const;
 type Format = keyof typeof FORMATS;
 
-function parseMapping(pairs: string[]): FieldMapping {
-  const m: Record<string, string> = { ...DEFAULT_MAPPING };
+/** The preset's mapping (or the default one), then each --map target=spec on top; every spec is checked here. */
+export function mappingFrom(preset: string | undefined, pairs: readonly string[]): FieldMapping {
+  if (preset !== undefined && !(preset in PRESETS)) throw new Error(`unknown --preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  const m: Record<string, string> = { ...(preset ? PRESETS[preset as PresetName] : DEFAULT_MAPPING) };
   for (const p of pairs) {
-    const [k, v] = p.split('=');
-    if (!k || !v || !(k in DEFAULT_MAPPING)) throw new Error(`--map ${p}: expected <field>=<path> with field one of ${Object.keys(DEFAULT_MAPPING).join(', ')}`);
+    const eq = p.indexOf('=');
+    const k = eq > 0 ? p.slice(0, eq) : '';
+    const v = eq > 0 ? p.slice(eq + 1) : '';
+    if (!k || !v || !(k in DEFAULT_MAPPING)) throw new Error(`--map ${p}: expected <target>=<spec> with target one of ${Object.keys(DEFAULT_MAPPING).join(', ')}`);
     m[k] = v;
   }
+  parseMapping(m as unknown as FieldMapping);
   return m as unknown as FieldMapping;
+}
+
+/** `3 records rejected: 2 CODE_DOES_NOT_PARSE, 1 INVALID_JSON` (most frequent reason first). */
+export function rejectionSummary(rejections: ImportResult['rejections']): string {
+  const by = new Map<string, number>();
+  for (const r of rejections) by.set(r.code, (by.get(r.code) ?? 0) + 1);
+  const parts = [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([c, n]) => `${n} ${c}`);
+  return `${rejections.length} records rejected${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
 export function registerImport(program: Command): void {
@@ -33,16 +47,20 @@ export function registerImport(program: Command): void {
     .command('import')
     .description('Convert tasks to the project task schema (JSONL) or export them to the release format (queries.jsonl + corpus.jsonl)')
     .argument('<format>', `input format: ${Object.keys(FORMATS).join(' | ')}`)
-    .argument('<input>', 'input file (a directory for release, a file or directory for tasks)')
+    .argument('<input>', 'input file, .jsonl or .jsonl.gz (a directory for release, a file or directory for tasks)')
     .requiredOption('--out <path>', 'tasks .jsonl to write, or a directory with --to release')
     .option('--to <kind>', 'tasks (project schema) or release (queries.jsonl + corpus.jsonl)', 'tasks')
-    .option('--map <field=path...>', 'jsonl only: which field holds query, code, tests, id, function_name, entry_point, setup, domain (dotted paths allowed)', [])
-    .option('--dataset <name>', 'jsonl only: source name recorded in each task', 'jsonl')
-    .action(async (format: string, input: string, opts: { out: string; to: string; map: string[]; dataset: string }) => {
+    .option('--preset <name>', `jsonl only: field mapping of a common format (${Object.keys(PRESETS).join(', ')}); --map overrides single fields`)
+    .option('--map <target=spec...>', "jsonl only: how query, code, tests, id, function_name, entry_point, setup, domain are built: a field (dotted paths allowed), a template ('code={prompt}{canonical_solution}') or docstring(...) ('query=docstring({prompt})')", [])
+    .option('--dataset <name>', 'jsonl only: source name recorded in each task (default: the preset, else jsonl)')
+    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string }) => {
       if (!(format in FORMATS)) throw new Error(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`);
       if (opts.to !== 'tasks' && opts.to !== 'release') throw new Error(`--to must be tasks or release, got "${opts.to}"`);
       const f = format as Format;
-      const result: ImportResult = f === 'jsonl' ? await FORMATS.jsonl(resolve(input), parseMapping(opts.map), opts.dataset) : await FORMATS[f](resolve(input));
+      if (f !== 'jsonl' && (opts.preset || opts.map.length)) throw new Error(`--preset and --map apply to the jsonl format only (got ${f})`);
+      const result: ImportResult = f === 'jsonl'
+        ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl')
+        : await FORMATS[f](resolve(input));
       const tasks = result.tasks.map((t) => t.task);
       if (opts.to === 'release') {
         const { queries, corpus } = toRelease(tasks);
@@ -52,7 +70,7 @@ export function registerImport(program: Command): void {
         writeJsonlAtomic(opts.out, tasks);
       }
       for (const r of result.rejections) process.stderr.write(`rejected ${formatRejection(r)}\n`);
-      process.stderr.write(`${tasks.length} tasks written to ${opts.out}, ${result.rejections.length} records rejected\n`);
+      process.stderr.write(`${tasks.length} tasks written to ${opts.out}, ${rejectionSummary(result.rejections)}\n`);
       if (result.rejections.length) process.exitCode = 1;
     });
 }

@@ -69,8 +69,10 @@ export async function importMappedJsonl(file: string, mapping: FieldMapping, dat
     const id = get('id');
     if (!id) continue;
     if (id.v !== undefined && id.v !== null) task_id = String(id.v);
-    const code = get('code'), tests = get('tests'), fnV = get('function_name'), entryV = get('entry_point'), setupV = get('setup'), domainV = get('domain'), query = get('query');
-    if (!code || !tests || !fnV || !entryV || !setupV || !domainV || !query) continue;
+    // In this order, stopping at the first field whose spec fails (one rejection per record).
+    const v: Partial<Record<keyof FieldMapping, { v: unknown; docstringOf?: string }>> = {};
+    if (!(['code', 'tests', 'function_name', 'entry_point', 'setup', 'domain', 'query'] as const).every((k) => (v[k] = get(k) ?? undefined))) continue;
+    const { code, tests, function_name: fnV, entry_point: entryV, setup: setupV, domain: domainV, query } = v as Required<typeof v>;
     if (typeof code.v !== 'string' || !code.v.trim()) { bad(name('code'), 'missing or not a string'); continue; }
     const fn = typeof fnV.v === 'string' && fnV.v ? fnV.v : undefined;
     const entry = typeof entryV.v === 'string' && entryV.v ? entryV.v : undefined;
@@ -121,7 +123,7 @@ export async function importMappedJsonl(file: string, mapping: FieldMapping, dat
   const docs = await docstrings(needDoc.map((r) => ({ code: r.docstringOf!, target: r.fn })));
   needDoc.forEach((r, i) => {
     const d = docs[i];
-    if (d.syntax_error) reject(r, name('query'), 'CODE_DOES_NOT_PARSE', `cannot take a docstring: ${d.syntax_error}`);
+    if (d.syntax_error) reject(r, name('query'), 'NO_DOCSTRING', `cannot take a docstring, the source does not parse: ${d.syntax_error}`);
     else if (!d.docstring) reject(r, name('query'), 'NO_DOCSTRING', `no docstring for ${r.fn}() in ${describe((specs.query as { of: FieldSpec }).of)}`);
     else r.query = d.docstring;
   });

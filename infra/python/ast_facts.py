@@ -258,7 +258,8 @@ def docstring_facts(code, target):
     doc = ast.get_docstring(node, clean=True)
     if doc is None and node is not tree:
         doc = ast.get_docstring(tree, clean=True)
-    return {"docstring": doc, "syntax_error": None}
+    # cleandoc keeps a last line of spaces (`"""One line.\n    """`): strip it.
+    return {"docstring": doc.strip() if doc is not None else None, "syntax_error": None}
 
 
 def _char_col(lines, lineno, byte_col):

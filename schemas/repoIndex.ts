@@ -33,6 +33,8 @@ export type EmbedderInfo = z.infer<typeof EmbedderInfo>;
  */
 export const IndexManifest = z.strictObject({
   repository: z.string(),
+  /** The repository's directory when the index was built: where `repo eval` reads the tree by default. */
+  repository_dir: z.string().optional(),
   revision: z.string().regex(/^[0-9a-f]{40}$/),
   index_build_id: z.string(),
   chunker_version: z.string(),

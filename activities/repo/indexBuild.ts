@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
 import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
 import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
@@ -52,6 +53,7 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
   const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, embedderInfo])).slice(0, 16);
   const manifest: IndexManifest = {
     repository: await git.identity(),
+    repository_dir: resolve(opts.repoDir),
     revision,
     index_build_id: buildId,
     chunker_version: CHUNKER_VERSION,

@@ -28,14 +28,29 @@ export interface PipelineConfig {
 
 export const DEFAULT_PIPELINE: PipelineConfig = { retriever: 'bm25', candidateDepth: 50, contextFilter: false, rerank: null, neighbours: false };
 
-export function pipelineName(c: PipelineConfig): string {
-  return [c.retriever, c.contextFilter ? 'ctx' : null, c.rerank ? 'rerank' : null, c.neighbours ? 'nbr' : null].filter(Boolean).join('+');
+/**
+ * A retriever's name lists its components, so a configuration that lost one (a dense model that did not
+ * load) can never be reported, or gated, under the name of the one that has it: `bm25`, `symbol`,
+ * `dense:<config_id>`, `hybrid_rrf(bm25+symbol+dense:<config_id>)`, `hybrid_weighted(bm25+symbol)`.
+ */
+export function retrieverName(kind: RetrieverKind, denseId: string | null): string {
+  const dense = denseId ? `dense:${denseId}` : null;
+  if (kind === 'dense') return dense ?? 'dense';
+  if (kind === 'hybrid_rrf' || kind === 'hybrid_weighted') return `${kind}(${['bm25', 'symbol', dense].filter(Boolean).join('+')})`;
+  return kind;
+}
+
+/** The configuration's name: the retriever's (with its components), then `+ctx`, `+rerank`, `+nbr`. */
+export function pipelineName(c: PipelineConfig, denseId: string | null = null): string {
+  return [retrieverName(c.retriever, denseId), c.contextFilter ? 'ctx' : null, c.rerank ? 'rerank' : null, c.neighbours ? 'nbr' : null].filter(Boolean).join('+');
 }
 
 export interface RetrieverSet {
   bm25: Retriever;
   symbol: Retriever;
   dense: Retriever | null;
+  /** The dense component's embedding configuration, when there is one (it is part of the names). */
+  denseId: string | null;
   byId: Map<string, Chunk>;
   byFile: Map<string, Chunk[]>;
 }
@@ -58,7 +73,7 @@ export function retrieverSet(index: LoadedIndex, embedder?: Embedder): Retriever
   if (embedder && index.manifest.embedder && embedder.info.config_id !== index.manifest.embedder.config_id) {
     throw new Error(`embedder ${embedder.info.config_id} differs from the index's (${index.manifest.embedder.config_id}): query and document vectors would not be comparable`);
   }
-  return { bm25: bm25Retriever(index.chunks), symbol: symbolRetriever(index.chunks), dense, byId, byFile };
+  return { bm25: bm25Retriever(index.chunks), symbol: symbolRetriever(index.chunks), dense, denseId: dense ? embedder!.info.config_id : null, byId, byFile };
 }
 
 function pick(set: RetrieverSet, cfg: PipelineConfig): Retriever {
@@ -118,7 +133,7 @@ export async function retrieveForCase(testCase: GoldCase, index: LoadedIndex, se
   if (cfg.neighbours) after = withNeighbours(after, set, testCase.cutoff);
   return {
     case_id: testCase.id,
-    retriever: pipelineName(cfg),
+    retriever: pipelineName(cfg, set.denseId),
     query: testCase.query,
     searched_query: testCase.query,
     filters,

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { GoldCase } from '../../schemas/gold.ts';
+import { GoldCase, Revision } from '../../schemas/gold.ts';
 import { CaseResult, IndexManifest, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { defaultPolicy, DEFAULT_EXCLUDES } from '../../core/repo/pathPolicy.ts';
 import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rerank.ts';
@@ -31,6 +31,52 @@ async function registryEmbedder(...args: Parameters<typeof import('../../activit
 }
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const log = (m: string) => console.error(`[repo] ${m}`);
+
+/** Exit codes: 1 the gate failed (a verdict), 2 a usage or input error (no verdict could be reached). */
+const EXIT_GATE_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/**
+ * Every repo command reports an error as one line naming what is wrong (file, record, option) and exits 2,
+ * so CI can tell "the gate said no" (1) from "the gate could not run" (2). EXECRETRIEVAL_DEBUG=1 keeps the
+ * stack trace for a developer.
+ */
+function oneLine<A extends unknown[]>(fn: (...args: A) => Promise<void> | void): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      if (process.env.EXECRETRIEVAL_DEBUG) throw e;
+      console.error(`error: ${(e as Error).message.replace(/\s*\n\s*/g, '; ')}`);
+      process.exitCode = EXIT_USAGE;
+    }
+  };
+}
+
+/** `--repo` when not given: the directory the index was built from, as its manifest records it. */
+function repoDirOf(manifest: IndexManifest, given: string | undefined): string {
+  if (given) return resolve(given);
+  for (const d of [manifest.repository_dir, manifest.repository]) if (d && existsSync(d) && statSync(d).isDirectory()) return d;
+  throw new Error(`--repo: the index records repository ${JSON.stringify(manifest.repository_dir ?? manifest.repository)}, which is not a directory here; pass --repo <dir>`);
+}
+
+/** What the gate needs from summary.json, checked: a run written by an older version lacks gold_errors. */
+const RunSummary = z.object({
+  index: z.object({ revision: z.string(), index_build_id: z.string(), completed: z.boolean() }),
+  refused: z.array(z.object({ case_id: z.string(), reason: z.string() })),
+  gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string() })),
+});
+
+function readSummary(dir: string): z.infer<typeof RunSummary> {
+  const path = join(dir, 'summary.json');
+  if (!existsSync(path)) throw new Error(`${path}: no run summary (run \`execretrieval repo eval\` first)`);
+  const parsed = RunSummary.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    throw new Error(`${path}: ${i.path.join('.') || '(summary)'}: ${i.message} (written by an older execretrieval? re-run repo eval)`);
+  }
+  return parsed.data;
+}
 
 const VARIANTS: Record<string, Pick<PipelineConfig, 'contextFilter' | 'rerank' | 'neighbours'>> = {
   plain: { contextFilter: false, rerank: null, neighbours: false },
@@ -72,6 +118,9 @@ function printSummary(out: EvalRunOutput): void {
 
 export function registerRepo(program: Command): void {
   const repo = program.command('repo').description('Repository retrieval evaluation: pinned gold cases, role-aware index, diagnosis, CI gate');
+  // Commander's own usage errors (a missing required option, an unknown option) exit 2 as well; its
+  // message is already printed. Subcommands inherit this from `repo` when they are created below.
+  repo.exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE));
 
   repo
     .command('index')
@@ -83,7 +132,7 @@ export function registerRepo(program: Command): void {
     .option('--exclude <glob>', 'paths left out, on top of the defaults (repeatable)', collect)
     .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output)`)
     .option('--embedder <config_id>', 'embedding configuration for dense retrieval (from the registry)')
-    .action(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string }) => {
+    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string }) => {
       const repoDir = resolve(o.repo);
       const rev = await new GitRepo(repoDir).resolve(o.rev);
       const policy = defaultPolicy({
@@ -96,14 +145,14 @@ export function registerRepo(program: Command): void {
       const cov = index.manifest.coverage!;
       console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
       console.log(`  coverage: ${cov.uncovered_lines} of ${cov.nonblank_lines} non-blank lines in no chunk${cov.uncovered_lines ? ` (${cov.files_with_holes} file(s); inventory.jsonl uncovered_lines)` : ''}`);
-    });
+    }));
 
   repo
     .command('eval')
     .description('evaluate gold cases against an index; writes runs/<run-id>/repo/')
     .requiredOption('--index <dir>', 'index directory (from `repo index`)')
     .option('--cases <path>', 'gold cases: a .jsonl file or a directory of them', 'data/gold')
-    .option('--repo <dir>', 'the git repository the index was built from', '.')
+    .option('--repo <dir>', 'the git repository the index was built from (default: the directory its manifest records)')
     .option('--retrievers <list>', `comma-separated, from ${RETRIEVER_KINDS.join(', ')} (default: all available)`)
     .option('--variants <list>', `comma-separated, from ${Object.keys(VARIANTS).join(', ')}`, 'plain,ctx+rerank')
     .option('--fusion-weights <list>', 'hybrid_weighted weights for bm25,symbol,dense', '0.5,0.3,0.2')
@@ -115,24 +164,35 @@ export function registerRepo(program: Command): void {
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
     .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(async (o: { index: string; cases: string; repo: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <records.jsonl> (a previous run\'s records.jsonl)');
       const index = loadIndex(resolve(o.index));
+      const repoDir = repoDirOf(index.manifest, o.repo);
+      await new GitRepo(repoDir).resolve(index.manifest.revision); // the index's commit must be readable there
+      if (!existsSync(resolve(o.cases))) throw new Error(`--cases ${o.cases}: no such file or directory`);
       const gold = loadGold(resolve(o.cases));
       for (const e of gold.errors) console.error(`bad gold case: ${formatGoldError(e)}`);
       if (gold.cases.length === 0) throw new Error(`${o.cases}: no valid gold cases`);
-      const embedId = o.embedder ?? index.manifest.embedder?.config_id;
+      const requested = o.retrievers?.split(',') as RetrieverKind[] | undefined;
+      for (const k of requested ?? []) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')})`);
+      if (requested?.includes('dense') && !index.vectors) throw new Error(`--retrievers dense: index ${o.index} has no vectors (build it with repo index --embedder <config_id>)`);
+      if (o.embedder && !index.vectors) throw new Error(`--embedder ${o.embedder}: index ${o.index} has no vectors to compare queries with`);
+      // A configuration with a dense component runs with it or not at all: a model that fails to load is an
+      // error, never a hybrid quietly fused from the lexical parts under the same name.
+      const wantsDense = !requested || requested.some((k) => k !== 'bm25' && k !== 'symbol');
+      const embedId = index.vectors && wantsDense ? (o.embedder ?? index.manifest.embedder?.config_id) : undefined;
       let embedder: Embedder | undefined;
       if (embedId) {
         try {
           embedder = await registryEmbedder(projectRoot(), stateDir(), embedId);
+          await embedder.embed(['probe'], 'query'); // providers load lazily: fail here, before any case runs
         } catch (e) {
-          log(`dense retrieval unavailable: ${(e as Error).message}`);
+          throw new Error(`dense retrieval (${embedId}) unavailable: ${(e as Error).message.split('\n')[0]}; to evaluate without it, pass --retrievers bm25,symbol`);
         }
       }
-      const kinds = (o.retrievers?.split(',') ?? RETRIEVER_KINDS.filter((k) => k !== 'dense' || (embedder && index.vectors))) as RetrieverKind[];
-      for (const k of kinds) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')})`);
+      const denseId = embedder ? embedder.info.config_id : null;
+      const kinds = requested ?? RETRIEVER_KINDS.filter((k) => k !== 'dense' || embedder);
       const variants = o.variants.split(',').map((v) => {
         if (!VARIANTS[v]) throw new Error(`--variants: unknown ${JSON.stringify(v)} (known: ${Object.keys(VARIANTS).join(', ')})`);
         return VARIANTS[v];
@@ -149,9 +209,9 @@ export function registerRepo(program: Command): void {
         const tuned = await Promise.all(
           configs.map(async (cfg) => {
             if (!cfg.rerank) return { cfg };
-            const t = await tuneOnTrain(TUNE_GRID, async (w) => (await runEvaluation({ cases: gold.cases, index, repoDir: resolve(o.repo), mode: 'live', configs: [{ ...cfg, rerank: w }], embedder, retrievers })).results);
-            log(`${pipelineName(cfg)}: tuned ${JSON.stringify(t.best)} — train pass ${t.train.pass_rate.toFixed(3)} (n=${t.train.n}), held-out pass ${t.test.pass_rate.toFixed(3)} (n=${t.test.n})`);
-            return { cfg: { ...cfg, rerank: t.best }, tuning: [pipelineName(cfg), { weights: t.best, train: t.train, held_out: t.test, grid_size: TUNE_GRID.length }] as const };
+            const t = await tuneOnTrain(TUNE_GRID, async (w) => (await runEvaluation({ cases: gold.cases, index, repoDir, mode: 'live', configs: [{ ...cfg, rerank: w }], embedder, retrievers })).results);
+            log(`${pipelineName(cfg, denseId)}: tuned ${JSON.stringify(t.best)} — train pass ${t.train.pass_rate.toFixed(3)} (n=${t.train.n}), held-out pass ${t.test.pass_rate.toFixed(3)} (n=${t.test.n})`);
+            return { cfg: { ...cfg, rerank: t.best }, tuning: [pipelineName(cfg, denseId), { weights: t.best, train: t.train, held_out: t.test, grid_size: TUNE_GRID.length }] as const };
           }),
         );
         configs = tuned.map((x) => x.cfg);
@@ -162,7 +222,7 @@ export function registerRepo(program: Command): void {
       const out = await runEvaluation({
         cases: gold.cases,
         index,
-        repoDir: resolve(o.repo),
+        repoDir,
         mode: o.mode === 'recorded' ? 'recorded' : 'live',
         configs,
         recorded: o.mode === 'recorded' ? readJsonlStrict(resolve(o.recorded ?? ''), RetrievalRecord) : undefined,
@@ -170,22 +230,22 @@ export function registerRepo(program: Command): void {
       });
       const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
-      writeRunOutput(dir, out, index.manifest, { ...extra, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c), ...c })) });
+      writeRunOutput(dir, out, index.manifest, { ...extra, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) });
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
-      if (gold.errors.length) process.exitCode = 2;
-    });
+      if (gold.errors.length) process.exitCode = EXIT_USAGE;
+    }));
 
   repo
     .command('schema')
     .description('print the JSON Schema of a record: gold (a gold case), manifest (index manifest), result (case result)')
     .argument('<record>', 'gold | manifest | result')
-    .action((record: string) => {
+    .action(oneLine((record: string) => {
       const schemas = { gold: GoldCase, manifest: IndexManifest, result: CaseResult } as const;
       const s = schemas[record as keyof typeof schemas];
       if (!s) throw new Error(`unknown record ${JSON.stringify(record)} (gold, manifest, result)`);
       console.log(JSON.stringify(z.toJSONSchema(s, { io: 'input' }), null, 2));
-    });
+    }));
 
   repo
     .command('diagnose')
@@ -194,7 +254,7 @@ export function registerRepo(program: Command): void {
     .option('--retriever <name>', 'only this retriever configuration')
     .option('--case <id>', 'only this case')
     .option('--top <n>', 'ranked results to show', '5')
-    .action((o: { run: string; retriever?: string; case?: string; top: string }) => {
+    .action(oneLine((o: { run: string; retriever?: string; case?: string; top: string }) => {
       const dir = repoRunDir(o.run);
       const results = readResults(dir).filter((r) => !r.passed && (!o.retriever || r.retriever === o.retriever) && (!o.case || r.case_id === o.case));
       for (const r of results) {
@@ -210,34 +270,47 @@ export function registerRepo(program: Command): void {
       if (results.length === 0) console.log('no failed cases');
       const names = readdirSync(join(dir, 'cases'));
       if (o.retriever && !names.includes(retrieverFolder(o.retriever))) console.error(`(no results for retriever ${o.retriever}; have ${names.join(', ')})`);
-    });
+    }));
 
   repo
     .command('gate')
     .description('CI gate: exits 1 with a readable summary when a threshold is missed')
     .requiredOption('--run <dir>', 'run directory (runs/<id>/repo) or run id')
-    .requiredOption('--retriever <name>', 'the retriever configuration that ships (e.g. hybrid_rrf+ctx+rerank)')
+    .requiredOption('--retriever <name>', 'the configuration that ships, as the run names it (e.g. bm25+ctx+rerank, hybrid_rrf(bm25+symbol+dense:<config_id>)+ctx+rerank)')
+    .option('--expect-rev <commit>', 'fail unless the run\'s index was built from this commit')
     .option('--min-evidence <rate>', 'minimum share of cases with all required evidence at cutoff', String(DEFAULT_GATE.minRequiredEvidenceRate))
     .option('--max-forbidden <n>', 'maximum cases with a forbidden source in context', String(DEFAULT_GATE.maxForbiddenCases))
     .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
     .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
-    .action((o: { run: string; retriever: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
+    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
+      const rate = (flag: string, v: string) => {
+        const x = Number(v);
+        if (!(v.trim() !== '' && x >= 0 && x <= 1)) throw new Error(`${flag}: ${JSON.stringify(v)} is not a rate within [0, 1]`);
+        return x;
+      };
+      const minRequiredEvidenceRate = rate('--min-evidence', o.minEvidence);
+      const maxForbiddenCases = Number(o.maxForbidden);
+      if (!Number.isInteger(maxForbiddenCases) || maxForbiddenCases < 0) throw new Error(`--max-forbidden: ${JSON.stringify(o.maxForbidden)} is not a whole number >= 0`);
+      const sliceMinimums = (o.sliceMin ?? []).map(parseSliceMinimum);
+      if (o.expectRev !== undefined && !Revision.safeParse(o.expectRev).success) throw new Error(`--expect-rev: ${JSON.stringify(o.expectRev)} is not a commit id (7 to 40 lowercase hex digits; branch names move)`);
       const dir = repoRunDir(o.run);
       const all = readResults(dir);
+      const summary = readSummary(dir);
       const results = all.filter((r) => r.retriever === o.retriever);
-      if (results.length === 0) console.error(`no results for ${o.retriever}; the run has: ${[...new Set(all.map((r) => r.retriever))].join(', ')}`);
-      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { index: { completed: boolean }; refused: { case_id: string; reason: string }[] };
       const verdict = evaluateGate(
-        { results, indexValid: summary.index.completed, refused: summary.refused },
         {
-          minRequiredEvidenceRate: Number(o.minEvidence),
-          maxForbiddenCases: Number(o.maxForbidden),
-          requireRevisionIntegrity: o.revisionIntegrity,
-          sliceMinimums: (o.sliceMin ?? []).map(parseSliceMinimum),
+          retriever: o.retriever,
+          results,
+          retrieversInRun: [...new Set(all.map((r) => r.retriever))],
+          goldErrors: summary.gold_errors.map(formatGoldError),
+          index: summary.index,
+          expectRevision: o.expectRev,
+          refused: summary.refused,
         },
+        { minRequiredEvidenceRate, maxForbiddenCases, requireRevisionIntegrity: o.revisionIntegrity, sliceMinimums },
       );
       console.log(`gate for ${o.retriever} (${results.length} cases, ${dir})`);
       console.log(formatGate(verdict));
-      if (!verdict.ok) process.exitCode = 1;
-    });
+      if (!verdict.ok) process.exitCode = EXIT_GATE_FAILED;
+    }));
 }

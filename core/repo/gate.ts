@@ -1,5 +1,7 @@
 import type { CaseResult } from '../../schemas/repoIndex.ts';
+import { QUERY_CLASSES } from '../../schemas/gold.ts';
 import { pct, summarise, type SliceDimension } from './aggregate.ts';
+import { sameRevision } from './evidence.ts';
 
 /**
  * The CI gate (the guide's "Gate on required evidence at the real cutoff, forbidden sources, revision
@@ -27,10 +29,23 @@ export const DEFAULT_GATE: GateThresholds = {
   sliceMinimums: [],
 };
 
+/**
+ * What the gate reads from a run. It fails closed: anything it cannot vouch for (a gold case the run
+ * rejected, a configuration the run does not have, a slice no case belongs to, a result from another
+ * index or revision) is a failed check with its reason, never a silent pass.
+ */
 export interface GateInput {
+  /** The configuration that ships, and its results (the run's results with this retriever name). */
+  retriever: string;
   results: readonly CaseResult[];
-  /** The index manifest was complete and every case's revision matched it. */
-  indexValid: boolean;
+  /** Every configuration name the run has results for. */
+  retrieversInRun: readonly string[];
+  /** Gold cases the run rejected as malformed, formatted (`file:line (id) field: message`). */
+  goldErrors: readonly string[];
+  /** The run's index manifest identity. */
+  index: { revision: string; index_build_id: string; completed: boolean };
+  /** The commit the caller requires the index to be of (`--expect-rev`), when given. */
+  expectRevision?: string;
   /** Cases refused before evaluation (revision other than the index's), with reasons. */
   refused: readonly { case_id: string; reason: string }[];
 }
@@ -40,9 +55,23 @@ export interface GateVerdict {
   checks: { name: string; ok: boolean; actual: string; required: string }[];
 }
 
+const list = (xs: readonly string[], n = 3) => `${xs.slice(0, n).join('; ')}${xs.length > n ? `; … ${xs.length - n} more` : ''}`;
+
 export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
   const checks: GateVerdict['checks'] = [];
   const s = summarise(input.results);
+  checks.push({
+    name: 'gold cases valid',
+    ok: input.goldErrors.length === 0,
+    actual: input.goldErrors.length ? `${input.goldErrors.length} rejected: ${list(input.goldErrors)}` : 'none rejected',
+    required: 'none rejected',
+  });
+  checks.push({
+    name: 'configuration in run',
+    ok: input.retrieversInRun.includes(input.retriever),
+    actual: input.retrieversInRun.includes(input.retriever) ? input.retriever : `no results for ${input.retriever}; the run has ${input.retrieversInRun.join(', ') || 'none'}`,
+    required: 'results for the named configuration (names list their components)',
+  });
   checks.push({ name: 'cases evaluated', ok: input.results.length > 0, actual: String(input.results.length), required: '> 0' });
   checks.push({
     name: 'required evidence at cutoff',
@@ -58,21 +87,27 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     required: `<= ${t.maxForbiddenCases}`,
   });
   if (t.requireRevisionIntegrity) {
-    const mism = input.results.filter((r) => r.revision_mismatches.length > 0);
+    const ix = input.index;
     const problems = [
-      ...(input.indexValid ? [] : ['index manifest incomplete or of another revision']),
+      ...(ix.completed ? [] : [`index build ${ix.index_build_id} is incomplete`]),
+      ...(input.expectRevision && !sameRevision(input.expectRevision, ix.revision) ? [`index built from ${ix.revision}, expected ${input.expectRevision}`] : []),
       ...input.refused.map((r) => `${r.case_id} refused: ${r.reason}`),
-      ...mism.map((r) => `${r.case_id}: ${r.revision_mismatches.length} chunk(s) of another revision`),
+      ...input.results.flatMap((r) => {
+        if (r.index_build_id !== ix.index_build_id || r.index_revision !== ix.revision) return [`${r.case_id}: scored against index ${r.index_build_id} at ${r.index_revision}, the run's index is ${ix.index_build_id} at ${ix.revision}`];
+        if (!sameRevision(r.case_revision, r.index_revision)) return [`${r.case_id}: pinned to ${r.case_revision}, scored at ${r.index_revision}`];
+        return r.revision_mismatches.length ? [`${r.case_id}: ${r.revision_mismatches.length} chunk(s) of another revision`] : [];
+      }),
     ];
-    checks.push({ name: 'revision integrity', ok: problems.length === 0, actual: problems.length ? problems.join('; ') : 'intact', required: 'intact' });
+    checks.push({ name: 'revision integrity', ok: problems.length === 0, actual: problems.length ? list(problems, 5) : 'intact', required: 'intact' });
   }
   for (const m of t.sliceMinimums) {
     const rs = input.results.filter((r) => String(r[m.dimension]) === m.slice);
     const ss = summarise(rs);
+    const present = [...new Set(input.results.map((r) => String(r[m.dimension])))].sort();
     checks.push({
       name: `slice ${m.dimension}=${m.slice}`,
-      ok: rs.length >= m.minCases && ss.required_evidence_rate >= m.minRequiredEvidenceRate,
-      actual: `${pct(ss.required_evidence_rate)} over ${rs.length} case(s)`,
+      ok: rs.length > 0 && rs.length >= m.minCases && ss.required_evidence_rate >= m.minRequiredEvidenceRate,
+      actual: rs.length ? `${pct(ss.required_evidence_rate)} over ${rs.length} case(s)` : `no case has ${m.dimension}=${m.slice} (the run's ${m.dimension} slices: ${present.join(', ') || 'none'})`,
       required: `>= ${pct(m.minRequiredEvidenceRate)} over >= ${m.minCases} case(s)`,
     });
   }
@@ -91,5 +126,9 @@ export function parseSliceMinimum(spec: string): SliceMinimum {
   if (!m) throw new Error(`slice minimum ${JSON.stringify(spec)}: expected dimension=slice:minRate[:minCases], dimension one of query_class, language, area, split`);
   const rate = Number(m[3]);
   if (!(rate >= 0 && rate <= 1)) throw new Error(`slice minimum ${JSON.stringify(spec)}: rate must be within [0, 1]`);
+  // Dimensions with a closed set of values are checked here: a typo is a usage error, not an empty slice.
+  const closed: Partial<Record<string, readonly string[]>> = { query_class: QUERY_CLASSES, split: ['train', 'test'] };
+  const known = closed[m[1]];
+  if (known && !known.includes(m[2])) throw new Error(`slice minimum ${JSON.stringify(spec)}: unknown ${m[1]} ${JSON.stringify(m[2])} (one of ${known.join(', ')})`);
   return { dimension: m[1] as SliceMinimum['dimension'], slice: m[2], minRequiredEvidenceRate: rate, minCases: m[4] ? Number(m[4]) : 1 };
 }

@@ -8,7 +8,7 @@ import { matchGlob } from '../../core/repo/glob.ts';
 import { decidePath, defaultPolicy } from '../../core/repo/pathPolicy.ts';
 import { parseGoldJsonl } from '../../core/repo/goldParse.ts';
 import { aggregate } from '../../core/repo/aggregate.ts';
-import { evaluateGate, parseSliceMinimum, DEFAULT_GATE } from '../../core/repo/gate.ts';
+import { evaluateGate, parseSliceMinimum, DEFAULT_GATE, type GateInput } from '../../core/repo/gate.ts';
 import { rerank, DEFAULT_RERANK_WEIGHTS } from '../../core/repo/rerank.ts';
 import { queryIntent } from '../../core/repo/intent.ts';
 import { fileRole } from '../../core/repo/roles.ts';
@@ -185,14 +185,15 @@ test('aggregates come from case results and carry counts per slice', () => {
   assert.equal(core.n, 2);
   assert.equal(core.mrr, 0.75);
 
-  const v = evaluateGate({ results: [r('a', 'exact_identifier', 'core', true, 1), r('b', 'exact_identifier', 'cli', false, 0)], indexValid: true, refused: [] }, {
+  const gateInput = (results: CaseResult[]): GateInput => ({ retriever: 'bm25', results, retrieversInRun: ['bm25'], goldErrors: [], index: { revision: REV, index_build_id: 'b', completed: true }, refused: [] });
+  const v = evaluateGate(gateInput([r('a', 'exact_identifier', 'core', true, 1), r('b', 'exact_identifier', 'cli', false, 0)]), {
     ...DEFAULT_GATE,
     minRequiredEvidenceRate: 0.5,
     sliceMinimums: [parseSliceMinimum('area=cli:1:1')],
   });
   assert.equal(v.ok, false);
   assert.deepEqual(v.checks.filter((c) => !c.ok).map((c) => c.name), ['slice area=cli']);
-  const refusedGate = evaluateGate({ results: [r('a', 'exact_identifier', 'core', true, 1)], indexValid: true, refused: [{ case_id: 'z', reason: 'other revision' }] }, DEFAULT_GATE);
+  const refusedGate = evaluateGate({ ...gateInput([r('a', 'exact_identifier', 'core', true, 1)]), refused: [{ case_id: 'z', reason: 'other revision' }] }, DEFAULT_GATE);
   assert.deepEqual(refusedGate.checks.filter((c) => !c.ok).map((c) => c.name), ['revision integrity']);
   assert.throws(() => parseSliceMinimum('area=cli'), /expected dimension=slice:minRate/);
 });

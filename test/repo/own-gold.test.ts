@@ -44,7 +44,7 @@ test("the project's own gold cases, with every retriever", async () => {
   assert.ok(out.results.every((r) => r.revision_mismatches.length === 0));
 
   const table = configs.map((c) => {
-    const name = pipelineName(c);
+    const name = pipelineName(c, embedder.info.config_id);
     return { name, ...summarise(out.results.filter((r) => r.retriever === name)) };
   });
   console.log('retriever                    n  pass   req.ev  MRR    forbidden');

@@ -55,7 +55,8 @@ test('a case pinned to another revision than the index is refused, and the gate 
   assert.equal(out.results.length, 0);
   assert.equal(out.refused.length, 1);
   assert.match(out.refused[0].reason, new RegExp(`pinned to ${pinnedOld.repositoryRevision}.*built from ${newRev}`));
-  const v = evaluateGate({ results: out.results, indexValid: true, refused: out.refused }, DEFAULT_GATE);
+  const ix = { revision: index.manifest.revision, index_build_id: index.manifest.index_build_id, completed: true };
+  const v = evaluateGate({ retriever: 'bm25', results: out.results, retrieversInRun: [], goldErrors: [], index: ix, refused: out.refused }, DEFAULT_GATE);
   assert.equal(v.ok, false);
   assert.ok(v.checks.some((c) => c.name === 'revision integrity' && !c.ok));
 

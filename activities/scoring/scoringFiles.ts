@@ -5,7 +5,7 @@ import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 import { buildStatSpecs } from '../../core/report/statistics.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
-import { writeParquet } from '../storage/parquet.ts';
+import { readParquet, writeParquet } from '../storage/parquet.ts';
 
 /**
  * Files `score` leaves for `report`:
@@ -92,4 +92,19 @@ export function writeExecutionsParquet(path: string, rows: readonly { query_id: 
     cached: vectorFromArray(rows.map((r) => r.cached), new Bool()),
   });
   writeParquet(path, table);
+}
+
+/** scoring/executions.parquet back as rows (outcomes parsed). */
+export function readExecutionsParquet(path: string): { query_id: string; corpus_id: string; passed: boolean; outcomes: string[] }[] {
+  const t = readParquet(path);
+  const q = t.getChild('query_id')!;
+  const c = t.getChild('corpus_id')!;
+  const p = t.getChild('passed')!;
+  const o = t.getChild('outcomes')!;
+  return Array.from({ length: t.numRows }, (_, i) => ({
+    query_id: String(q.get(i)),
+    corpus_id: String(c.get(i)),
+    passed: Boolean(p.get(i)),
+    outcomes: JSON.parse(String(o.get(i))) as string[],
+  }));
 }

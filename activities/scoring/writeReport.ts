@@ -9,9 +9,9 @@ import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
 import { writePairwiseParquet } from './pairwiseParquet.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark } from './benchmark.ts';
-import { writeBeirExport, writeTrecQrels, writeTrecRun } from './exports.ts';
+import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writeTrecRun, type ExportRanking } from './exports.ts';
 import { readRankingsParquet } from './rankingsParquet.ts';
-import { readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
+import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
 import { definitionsByName } from '../../core/report/glossary.ts';
 import type { ScoringManifest } from './scoreRun.ts';
 
@@ -93,10 +93,14 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
       }),
     ),
   );
-  // Exports other tools read.
+  // Exports other tools read (docs/metrics.md, "Exports"): run files with strictly decreasing scores in our order.
   const exp = join(runDir, 'export');
-  writeBeirExport(join(exp, 'beir'), bench.queries, bench.corpus);
-  writeTrecQrels(join(exp, 'trec', 'qrels.txt'), bench.queries);
+  const trecDir = join(exp, 'trec');
+  const beirDir = join(exp, 'beir');
+  writeBeirExport(beirDir, bench.queries, bench.corpus);
+  writeTrecQrels(join(trecDir, 'qrels.txt'), bench.queries);
+  const execFile = join(scoringDir(runDir), 'executions.parquet');
+  if (existsSync(execFile)) writeExecQrels(join(trecDir, 'qrels.exec.txt'), join(beirDir, 'qrels', 'exec.tsv'), readExecutionsParquet(execFile));
   const rankDir = join(runDir, 'rankings');
   for (const c of stats.configs) {
     const file = join(rankDir, `${c}.parquet`);
@@ -107,8 +111,10 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
       if (!list) byQuery.set(row.query_id, (list = []));
       list[row.rank - 1] = { corpus_id: row.corpus_id, score: row.score };
     }
-    writeTrecRun(join(exp, 'trec', `${c}.run`), c, [...byQuery].map(([query_id, hits]) => ({ query_id, hits })));
+    const rankings: ExportRanking[] = [...byQuery].map(([query_id, hits]) => ({ query_id, hits }));
+    writeTrecRun(trecDir, c, rankings);
+    writeBeirResults(beirDir, c, rankings);
   }
-  files.push(...readdirSync(join(exp, 'trec')).map((f) => join(exp, 'trec', f)));
+  files.push(...readdirSync(trecDir).map((f) => join(trecDir, f)));
   return { dir, stats, files };
 }

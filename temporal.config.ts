@@ -22,8 +22,8 @@ export const DEFAULT_NAMESPACE = 'default';
 
 /** Local dev server defaults (used when TEMPORAL_ADDRESS is unset). */
 export const DEV_SERVER = {
-  /** Relative to the project root; persistent, so a run survives a restart of the server. */
-  dbFile: '.execretrieval/temporal.db',
+  /** In the state directory (`.execretrieval/`, or EXECRETRIEVAL_STATE_DIR); persistent, so a run survives a restart of the server. */
+  dbFileName: 'temporal.db',
   /** On a loaded 2-core machine the dev server can take tens of seconds to answer (FACTS.md: the SDK's own 5 s is too short). */
   readyTimeoutMs: 90_000,
   logLevel: 'warn',

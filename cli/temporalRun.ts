@@ -6,6 +6,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
+import { join } from 'node:path';
 import { openTemporal } from '../infra/temporal/connect.ts';
 import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
 import type { ActivityProvider } from '../workers/registry.ts';
@@ -22,10 +23,15 @@ export interface TemporalRunOptions {
   queuePrefix?: string;
   /** Temporal SDK log level (default: TEMPORAL_LOG_LEVEL, else WARN). */
   logLevel?: string;
+  /** Where the SDK's log goes (default: the terminal); commands pass `runs/<id>/logs/temporal.log`. */
+  logFile?: string;
 }
 
+/** The run's file for the Temporal SDK's own log lines. */
+export const temporalLogFile = (runDir: string): string => join(runDir, 'logs', 'temporal.log');
+
 export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
-  quietRuntime(o.logLevel);
+  quietRuntime(o.logLevel, o.logFile);
   const session = await openTemporal({ ui: o.ui });
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;

@@ -3,7 +3,9 @@
  * The per-queue entry points (`workers/<queue>.ts`) and the all-in-one worker (`workers/all.ts`) call this, and so
  * do the tests (with unique queue names and, where a test needs it, their own activity providers).
  */
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
 import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
 
@@ -35,12 +37,25 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
 }
 
 /**
- * The SDK logs every worker state change at INFO; keep WARN and above (TEMPORAL_LOG_LEVEL overrides). The runtime
- * can be installed once per process and only before the first connection, so later calls are no-ops.
+ * The SDK logs every worker state change at INFO; keep WARN and above (TEMPORAL_LOG_LEVEL overrides). With
+ * `logFile`, the SDK's log (its native core's too) goes to that file instead of the terminal: a CLI run's
+ * terminal shows the run's own progress, and `runs/<id>/logs/temporal.log` keeps the SDK's warnings. The
+ * runtime can be installed once per process and only before the first connection, so later calls are no-ops.
  */
-export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN'): void {
+export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', logFile?: string): void {
+  const lvl = level.toUpperCase() as LogLevel;
   try {
-    Runtime.install({ logger: new DefaultLogger(level as 'WARN') });
+    if (!logFile) {
+      Runtime.install({ logger: new DefaultLogger(lvl) });
+      return;
+    }
+    mkdirSync(dirname(logFile), { recursive: true });
+    const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+    const logger = new DefaultLogger(lvl, (e) => {
+      const when = new Date(Number(e.timestampNanos / 1_000_000n)).toISOString();
+      appendFileSync(logFile, `${when} [${e.level}] ${e.message}${e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta, bigints)}` : ''}\n`);
+    });
+    Runtime.install({ logger, telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: lvl }), forward: {} } } });
   } catch {
     /* already installed */
   }

@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { projectRoot, resolveRunDir } from '../../activities/paths.ts';
 import { ACTIVITY_PROVIDERS } from '../../workers/registry.ts';
-import { startOrAttach, withTemporal } from '../temporalRun.ts';
+import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
 
 /** `runs/<id>` given as a path, or just the id; it must exist (embed reads a built benchmark). */
@@ -26,7 +26,7 @@ export function registerEmbed(program: Command): void {
     .action(async (run: string, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number }) => {
       const runDir = resolveRun(run);
       const configIds = opts.configs ? opts.configs.split(',').map((s) => s.trim()).filter(Boolean) : null;
-      const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed') };
+      const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
       await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.
         const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? []])).digest('hex').slice(0, 12);

@@ -20,7 +20,7 @@ import { DOMAINS } from '../../schemas/task.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
-import { startOrAttach, withTemporal } from '../temporalRun.ts';
+import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
 
 interface CommonOpts {
@@ -61,8 +61,9 @@ const budgetOf = (o: CommonOpts) => {
 };
 
 /** The in-process worker serves every queue a generation run uses. */
-const temporalOpts = (o: CommonOpts) => ({
+const temporalOpts = (o: CommonOpts, runDir: string) => ({
   worker: o.worker,
+  logFile: temporalLogFile(runDir),
   ui: o.ui,
   queuePrefix: o.queuePrefix,
   keys: ['default', 'llm', 'exec', 'embed'] as const,
@@ -98,7 +99,7 @@ export function registerGenerate(program: Command): void {
       const settings = llmSettings(o.provider, o);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
-      const result = await withTemporal(temporalOpts(o), (client, queues) =>
+      const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
         startOrAttach(client, generateRegistry, {
           taskQueue: queues.default,
           workflowId: registryWorkflowId(runId),
@@ -141,7 +142,7 @@ export function registerGenerate(program: Command): void {
         prices_version: loadPriceTable().version,
         source,
       };
-      const result = await withTemporal(temporalOpts(o), (client, queues) =>
+      const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
         startOrAttach(client, buildBenchmark, {
           taskQueue: queues.default,
           workflowId: benchmarkWorkflowId(runId),

@@ -13,6 +13,7 @@ import { registerSimilarity } from './similarity.ts';
 import { registerConfigs } from './configs.ts';
 import { registerGenerate } from './generate.ts';
 import { registerAudit } from './audit.ts';
+import { registerUi } from './ui.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -25,4 +26,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerScore, registerReport, registerCompare,
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
+  registerUi,
 ];

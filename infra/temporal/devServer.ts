@@ -11,12 +11,12 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { DEFAULT_NAMESPACE, DEV_SERVER } from '../../temporal.config.ts';
-import { projectRoot } from '../../activities/paths.ts';
+import { projectRoot, stateDir } from '../../activities/paths.ts';
 
 const PROJECT_ROOT = projectRoot();
 
 export interface DevServerOptions {
-  /** Persistent state; `null` = in memory (lost when the server stops). Default `.execretrieval/temporal.db`. */
+  /** Persistent state; `null` = in memory (lost when the server stops). Default `<state dir>/temporal.db`. */
   dbFile?: string | null;
   namespace?: string;
   /** gRPC port; default: a free port. */
@@ -67,7 +67,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const port = opts.port ?? (await freePort());
   const ui = opts.ui ?? false;
   const uiPort = ui ? (opts.uiPort ?? (await freePort())) : undefined;
-  const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? DEV_SERVER.dbFile);
+  const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? join(stateDir(), DEV_SERVER.dbFileName));
   if (dbFile) {
     mkdirSync(dirname(dbFile), { recursive: true });
     await claimDatabase(dbFile, opts.log);

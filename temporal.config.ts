@@ -76,10 +76,14 @@ export const LOCAL_RETRY: RetryPolicy = {
 export const ACTIVITY_CLASSES = {
   /** One LLM request: reasoning models can take minutes; the heartbeat notices a killed worker long before that. */
   llm: { startToCloseTimeout: '10 minutes', heartbeatTimeout: '30 seconds', retry: PROVIDER_RETRY },
-  /** Gate / oracle runs over one entry or a batch of entries; heartbeats let a killed worker be noticed fast. */
-  exec: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: LOCAL_RETRY },
-  /** Embedding batches against providers or local models. */
-  embed: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes', retry: PROVIDER_RETRY },
+  /**
+   * Gate / oracle runs over one entry or a batch of entries. The activities heartbeat every second on a timer
+   * (withHeartbeat), so a killed worker's attempt is retried elsewhere within the heartbeat timeout: a resumed
+   * run waits seconds for it, not minutes.
+   */
+  exec: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: LOCAL_RETRY },
+  /** Embedding batches against providers or local models; heartbeats on a timer as exec does. */
+  embed: { startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', retry: PROVIDER_RETRY },
   /** Small local side effects (ledger reads/writes, files): seconds at most, so a killed worker's are retried soon. */
   default: { startToCloseTimeout: '1 minute', retry: LOCAL_RETRY },
 } as const satisfies Record<TaskQueueKey, ActivityOptions>;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { withHeartbeat } from '../generation/temporalErrors.ts';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { selectConfigs } from '../../core/embeddings/registry.ts';
 import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
@@ -116,15 +117,16 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       const items = loadBenchmarkItems(input.runDir);
       const list = input.batch.side === 'query' ? items.queries : items.corpus;
       const slice = list.slice(input.batch.start, input.batch.end);
-      const heartbeat = () => { try { Context.current().heartbeat(); } catch { /* outside an activity */ } };
       try {
-        const r = await embedItems(input.config, input.batch.side, slice, {
-          cache: getCache(),
-          provider: () => providerFor(input.config),
-          retry: deps.retry,
-          onBatch: heartbeat,
-          log: deps.log,
-        });
+        // Heartbeats on a timer, not per batch: a provider's Retry-After wait or a slow batch is not a dead worker.
+        const r = await withHeartbeat(() =>
+          embedItems(input.config, input.batch.side, slice, {
+            cache: getCache(),
+            provider: () => providerFor(input.config),
+            retry: deps.retry,
+            log: deps.log,
+          }),
+        );
         return r.stats;
       } catch (e) {
         // Retrying cannot fix a missing key or a malformed answer: fail this configuration now, with the reason.

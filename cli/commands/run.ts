@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
+import { benchmarkCompleteness } from '../../activities/benchmark/complete.ts';
 import { BM25_CONFIG_ID } from '../../activities/scoring/configs.ts';
 import { CliError, EXIT } from '../errors.ts';
 
@@ -36,7 +37,9 @@ export function registerRun(program: Command): void {
         if (process.exitCode) throw new CliError(`run stopped at ${name} (exit ${process.exitCode})`, Number(process.exitCode));
       };
       const queries = join(benchmark, 'queries.jsonl');
-      if (opts.rebuild || !existsSync(queries)) {
+      const built = benchmarkCompleteness(benchmark);
+      if (!opts.rebuild && !built.complete && existsSync(benchmark)) console.error(`== build: ${benchmark} is incomplete (${built.reason}): building it again`);
+      if (opts.rebuild || !built.complete) {
         await step('build', [
           'build', '--source', opts.source, '--out', benchmark, '--seed', opts.seed,
           ...(opts.profile ? ['--profile', opts.profile] : []), ...(opts.cap ? ['--cap', opts.cap] : []),

@@ -4,8 +4,10 @@ import type { ScoredQuery } from './types.ts';
 
 /**
  * The compact data behind the report's per-query drill-down, embedded as JSON in report.html:
- * corpus snippets once (by index), each query with its canonical-vs-distractor diffs, and per configuration
- * the executed top-10 as flat [corpusIndex, passed(0/1), score] triples.
+ * corpus snippets once (by index), each query with its canonical-vs-distractor diffs, per configuration the
+ * executed top-10 as flat [corpusIndex, passed(0/1), score, tied(0/1)] quadruples (tied: the score exactly
+ * equals a neighbour's, so the order between them is the hash tie-break), and the per-test outcomes of every
+ * shown (query, snippet) pair once (the verdict depends on the pair, not on the configuration).
  */
 export interface DrilldownData {
   configs: string[];
@@ -18,8 +20,10 @@ export interface DrilldownData {
     canonical: number[];
     distractors: { c: number; bug: string | null; diff: string }[];
   }[];
-  /** hits[config][query] = [c0, pass0, score0, c1, ...]. */
+  /** hits[config][query] = [c0, pass0, score0, tied0, c1, ...]. */
   hits: number[][][];
+  /** outcomes[`${queryIndex}:${corpusIndex}`] = per-test outcomes (`pass`, `FAIL: ..`, `not_defined`, ...). */
+  outcomes: Record<string, string[]>;
 }
 
 export function buildDrilldown(
@@ -54,8 +58,19 @@ export function buildDrilldown(
       })),
     };
   });
+  const outcomes: Record<string, string[]> = {};
   const hits = configs.map((c) =>
-    c.queries.map((q) => q.hits.flatMap((h) => [idx(h.corpus_id), h.passed ? 1 : 0, Math.round(h.score * 1e4) / 1e4])),
+    c.queries.map((q, qi) =>
+      q.hits.flatMap((h, i) => {
+        const ci = idx(h.corpus_id);
+        outcomes[`${qi}:${ci}`] ??= h.outcomes;
+        // Exact equality on the stored score (the drill-down shows it rounded): a tie with either neighbour, or
+        // with the item just below the shown top-10 (the tie-aware metrics' closure says one exists).
+        const next = q.hits[i + 1]?.score ?? (i === q.hits.length - 1 && (q.ties?.closure ?? 0) > q.hits.length ? h.score : undefined);
+        const tied = q.hits[i - 1]?.score === h.score || next === h.score ? 1 : 0;
+        return [ci, h.passed ? 1 : 0, Math.round(h.score * 1e4) / 1e4, tied];
+      }),
+    ),
   );
-  return { configs: configs.map((c) => c.config_id), corpus: out, queries: qs, hits };
+  return { configs: configs.map((c) => c.config_id), corpus: out, queries: qs, hits, outcomes };
 }

@@ -6,7 +6,7 @@ import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.
 import { GLOSSARY } from './glossary.ts';
 import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
 import type { StatisticsResult } from './statistics.ts';
-import { barsWithCi, cellMatrix, heatColor, stackedShares } from './svg.ts';
+import { barsWithCi, cellMatrix, heatColor, heatLegend, stackedShares } from './svg.ts';
 
 export const RANK_BUCKETS = ['1', '2', '3', '4–5', '6–10', '11–100', '>100'] as const;
 export function rankBucket(rank: number): number {
@@ -54,7 +54,7 @@ export function buildHtml(input: HtmlInput): string {
   const pct = Math.round((1 - s.settings.alpha) * 100);
   const bars = barsWithCi(
     'exec-bars',
-    s.configs.map((c) => ({
+    sortedConfigs(s).map((c) => ({
       label: c,
       series: ['exec@1', 'exec@10'].map((m) => ({ name: m, value: e[c][m].estimate, lo: e[c][m].ci_low, hi: e[c][m].ci_high })),
     })),
@@ -62,7 +62,7 @@ export function buildHtml(input: HtmlInput): string {
   );
   const ranks = stackedShares(
     'canonical-rank',
-    s.configs.map((c) => {
+    sortedConfigs(s).map((c) => {
       const counts = RANK_BUCKETS.map(() => 0);
       for (const r of input.canonicalRanks[c] ?? []) counts[rankBucket(r)]++;
       return { label: c, counts };
@@ -77,15 +77,21 @@ export function buildHtml(input: HtmlInput): string {
       return {
         fill: heatColor(st?.estimate ?? null),
         text: fmt(st?.estimate ?? null, 2),
+        sub: st && st.ci_low !== null ? `[${fmt(st.ci_low, 2)}, ${fmt(st.ci_high, 2)}]` : '',
         title: `${order[i]} / ${s.bug_types[j]}: ${what} ${fmtCi(st)} over ${st?.support ?? 0} distractors`,
       };
-    });
+    }, { twoLines: true });
   const heat = bugHeat('deception-heatmap', 'bug_outscore', 'scores above its canonical');
   const tieHeat = bugHeat('tie-heatmap', 'bug_tie', 'ties its canonical');
   const domainHeat = cellMatrix('domain-heatmap', order, s.domains, (i, j) => {
     const st = e[order[i]][`domain_deception:${s.domains[j]}`];
-    return { fill: heatColor(st?.estimate ?? null), text: fmt(st?.estimate ?? null, 2), title: `${order[i]} / ${s.domains[j]}: ${fmtCi(st)}` };
-  });
+    return {
+      fill: heatColor(st?.estimate ?? null),
+      text: fmt(st?.estimate ?? null, 2),
+      sub: st && st.ci_low !== null ? `[${fmt(st.ci_low, 2)}, ${fmt(st.ci_high, 2)}]` : '',
+      title: `${order[i]} / ${s.domains[j]}: ${fmtCi(st)} over ${st?.support ?? 0} queries`,
+    };
+  }, { twoLines: true });
   const headline = `<table class="t" id="headline"><thead><tr><th>config</th>${HEADLINE.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${headlineRows(s)
     .map(
       (r) =>
@@ -113,6 +119,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 .pass{color:#fff;background:#2e7d32;padding:1px 6px;border-radius:3px}.fail{color:#fff;background:#c62828;padding:1px 6px;border-radius:3px}
 .winner td{font-weight:600;background:#fff8e1}.star{color:#e6a100}sup{color:#2e7d32;font-weight:600}
 dl#glossary dt{margin-top:8px}dl#glossary dd{margin-left:16px;max-width:900px}.src{color:#888;font-size:11px}
+.tie{color:#fff;background:#8d6e63;padding:0 4px;border-radius:3px;font-size:10px}.outs span{margin-right:2px}.op{color:#2e7d32}.of{color:#c62828;font-weight:700}
 .add{background:#e6ffed}.del{background:#ffeef0}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
 </style></head><body>
@@ -124,49 +131,82 @@ tests as executed by the oracle. ${input.failed.length ? `Failed configurations:
 <h2>All metrics</h2><p class="note">Hash order (the ranking as returned):</p><div class="scroll">${pointTable('all-hash', HASH_ORDER_METRICS)}</div>
 <p class="note">Tie-aware expectation over every order of each tied group:</p><div class="scroll">${pointTable('all-ta', TIE_AWARE_METRICS)}</div>
 <h2>exec@1 and exec@10 per configuration</h2><div class="scroll">${bars}</div>
-<h2>Where the canonical ranks</h2><p class="note">Share of queries by the rank of the canonical implementation in the full ranking.</p><div class="scroll">${ranks}</div>
-<h2>Deception by bug type</h2><p class="note">bug_outscore: share of each bug type's distractors that score strictly above their own canonical.</p><div class="scroll">${heat}</div>
-<p class="note">bug_tie: share with exactly their canonical's score (ordered by the hash tie-break).</p><div class="scroll">${tieHeat}</div>
-<h2>Deception by domain</h2><p class="note">Share of queries where an own distractor scores strictly above the canonical.</p><div class="scroll">${domainHeat}</div>
+<h2>Where the canonical ranks</h2><p class="note">Share of queries (x axis, %) by the rank of the canonical implementation in the full ranking (colour: rank bucket; hash-order ranks).</p><div class="scroll">${ranks}</div>
+<h2>Deception by bug type</h2><p class="note">bug_outscore: share of each bug type's distractors that score strictly above their own canonical.</p><div class="scroll">${heat}</div>${heatLegend('bug', 'share of distractors; second line: the ' + pct + '% interval')}
+<p class="note">bug_tie: share with exactly their canonical's score (ordered by the hash tie-break).</p><div class="scroll">${tieHeat}</div>${heatLegend('tie', 'share of distractors; second line: the ' + pct + '% interval')}
+<h2>Deception by domain</h2><p class="note">Share of queries where an own distractor scores strictly above the canonical.</p><div class="scroll">${domainHeat}</div>${heatLegend('domain', 'share of queries; second line: the ' + pct + '% interval')}
 <h2>Pairwise significance</h2><p class="note">Row − column. Binary exec@k: exact McNemar on discordant queries, Holm-adjusted across all pairs;
 * = significant at ${s.settings.alpha}; green: row better, red: column better. Hover a cell for b, c and p.</p>
 <h3>exec@1</h3><div class="scroll">${pairwiseMatrix(s, 'exec@1')}</div>
 <h3>exec@10</h3><div class="scroll">${pairwiseMatrix(s, 'exec@10')}</div>
 <h2>Glossary</h2>${glossary}
 <h2>Per-query drill-down</h2>
-<p><input id="dd-filter" placeholder="filter queries (id or text)" size="40"> <select id="dd-query"></select> <select id="dd-config"></select></p>
-<div id="dd-view"><p id="dd-text"></p><table class="t" id="dd-hits"></table><pre id="dd-code"></pre><div id="dd-diffs"></div></div>
+<p class="note">Link to a view: <code>report.html#q=&lt;query_id&gt;&amp;config=&lt;config_id&gt;</code>. "A passes, B fails": only the queries where
+configuration A's rank-1 snippet passes and B's fails (the discordant queries b of the exec@1 McNemar test). <span class="tie">tie</span> marks a snippet whose
+score exactly equals a neighbour's: their order is the hash tie-break.</p>
+<p><input id="dd-filter" placeholder="filter queries (id or text)" size="40"> <select id="dd-query"></select> <select id="dd-config"></select>
+<label><input type="checkbox" id="dd-disc"> A passes, B fails at rank 1:</label> A <select id="dd-a"></select> B <select id="dd-b"></select> <span id="dd-count"></span>
+<a id="dd-link" href="#">link to this view</a></p>
+<div id="dd-view"><p id="dd-text"></p><table class="t" id="dd-hits"></table><div id="dd-tests"></div><pre id="dd-code"></pre><div id="dd-diffs"></div></div>
 <script type="application/json" id="dd-data">${data}</script>
 <script>
 (function () {
   var D = JSON.parse(document.getElementById('dd-data').textContent);
   var qSel = document.getElementById('dd-query'), cSel = document.getElementById('dd-config'), filt = document.getElementById('dd-filter');
+  var disc = document.getElementById('dd-disc'), aSel = document.getElementById('dd-a'), bSel = document.getElementById('dd-b');
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]; }); }
-  function fillQueries() {
-    var f = filt.value.toLowerCase(); qSel.innerHTML = '';
+  function pass1(ci, qi) { var h = D.hits[ci][qi]; return h.length > 0 && h[1] === 1; }
+  function fillQueries(keep) {
+    var f = filt.value.toLowerCase(), a = +aSel.value, b = +bSel.value, n = 0; qSel.innerHTML = '';
     D.queries.forEach(function (q, i) {
       if (f && (q.id + ' ' + q.text).toLowerCase().indexOf(f) < 0) return;
-      var o = document.createElement('option'); o.value = i; o.textContent = q.id + ' — ' + q.text.slice(0, 80); qSel.appendChild(o);
+      if (disc.checked && !(pass1(a, i) && !pass1(b, i))) return;
+      var o = document.createElement('option'); o.value = i; o.textContent = q.id + ' — ' + q.text.slice(0, 80); qSel.appendChild(o); n++;
     });
+    if (keep !== undefined && qSel.querySelector('option[value="' + keep + '"]')) qSel.value = String(keep);
+    document.getElementById('dd-count').textContent = disc.checked ? n + ' queries' : '';
     render();
   }
-  D.configs.forEach(function (c, i) { var o = document.createElement('option'); o.value = i; o.textContent = c; cSel.appendChild(o); });
+  D.configs.forEach(function (c, i) {
+    [cSel, aSel, bSel].forEach(function (sel) { var o = document.createElement('option'); o.value = i; o.textContent = c; sel.appendChild(o); });
+  });
+  if (D.configs.length > 1) bSel.value = '1';
+  function setHash() {
+    var q = D.queries[+qSel.value]; if (!q) return;
+    var h = '#q=' + encodeURIComponent(q.id) + '&config=' + encodeURIComponent(D.configs[+cSel.value]);
+    document.getElementById('dd-link').setAttribute('href', h);
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+  function fromHash() {
+    var p = {}; location.hash.replace(/^#/, '').split('&').forEach(function (kv) { var i = kv.indexOf('='); if (i > 0) p[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); });
+    var ci = D.configs.indexOf(p.config), qi = -1;
+    D.queries.forEach(function (q, i) { if (q.id === p.q) qi = i; });
+    if (ci >= 0) cSel.value = String(ci);
+    if (qi >= 0) { filt.value = ''; disc.checked = false; fillQueries(qi); document.getElementById('dd-view').scrollIntoView(); }
+  }
   function render() {
     var qi = +qSel.value, ci = +cSel.value, q = D.queries[qi];
-    var hitsT = document.getElementById('dd-hits'), code = document.getElementById('dd-code'), diffs = document.getElementById('dd-diffs');
-    if (!q) { document.getElementById('dd-text').textContent = 'no query matches'; hitsT.innerHTML = ''; diffs.innerHTML = ''; code.textContent = ''; return; }
+    var hitsT = document.getElementById('dd-hits'), code = document.getElementById('dd-code'), diffs = document.getElementById('dd-diffs'), tests = document.getElementById('dd-tests');
+    if (!q) { document.getElementById('dd-text').textContent = 'no query matches'; hitsT.innerHTML = ''; diffs.innerHTML = ''; code.textContent = ''; tests.innerHTML = ''; return; }
     document.getElementById('dd-text').innerHTML = '<b>' + esc(q.id) + '</b> (' + esc(q.fn) + ', ' + esc(q.domain || 'no domain') + '): ' + esc(q.text);
     var own = {}; q.canonical.forEach(function (c) { own[c] = 'canonical'; }); q.distractors.forEach(function (d) { own[d.c] = 'own distractor (' + (d.bug || '?') + ')'; });
-    var h = D.hits[ci][qi], rows = '<tr><th>rank</th><th>corpus_id</th><th>score</th><th>tests</th><th>role</th></tr>';
-    for (var k = 0; k < h.length; k += 3) {
-      rows += '<tr data-c="' + h[k] + '" class="dd-hit"><td>' + (k / 3 + 1) + '</td><td>' + esc(D.corpus[h[k]].id) + '</td><td>' + h[k + 2].toFixed(4) + '</td><td>' +
-        (h[k + 1] ? '<span class="pass">pass</span>' : '<span class="fail">fail</span>') + '</td><td>' + esc(own[h[k]] || 'other query') + '</td></tr>';
+    var h = D.hits[ci][qi], rows = '<tr><th>rank</th><th>corpus_id</th><th>score</th><th>tests</th><th>per-test outcomes</th><th>role</th></tr>';
+    for (var k = 0; k < h.length; k += 4) {
+      var outs = D.outcomes[qi + ':' + h[k]] || [];
+      var per = outs.map(function (o) { return '<span class="' + (o === 'pass' ? 'op' : 'of') + '" title="' + esc(o) + '">' + (o === 'pass' ? '✓' : '✗') + '</span>'; }).join('');
+      rows += '<tr data-c="' + h[k] + '" class="dd-hit"><td>' + (k / 4 + 1) + '</td><td>' + esc(D.corpus[h[k]].id) + '</td><td>' + h[k + 2].toFixed(4) +
+        (h[k + 3] ? ' <span class="tie" title="exactly the score of a neighbour: ordered by the hash tie-break">tie</span>' : '') + '</td><td>' +
+        (h[k + 1] ? '<span class="pass">pass</span>' : '<span class="fail">fail</span>') + '</td><td class="outs">' + per + '</td><td>' + esc(own[h[k]] || 'other query') + '</td></tr>';
     }
-    hitsT.innerHTML = rows; code.textContent = '';
+    hitsT.innerHTML = rows; code.textContent = ''; tests.innerHTML = '';
     Array.prototype.forEach.call(hitsT.querySelectorAll('tr.dd-hit'), function (tr) {
       tr.addEventListener('click', function () {
         Array.prototype.forEach.call(hitsT.querySelectorAll('tr.sel'), function (x) { x.classList.remove('sel'); });
-        tr.classList.add('sel'); code.textContent = D.corpus[+tr.getAttribute('data-c')].code;
+        var c = +tr.getAttribute('data-c');
+        tr.classList.add('sel'); code.textContent = D.corpus[c].code;
+        var outs = D.outcomes[qi + ':' + c] || [];
+        tests.innerHTML = '<table class="t" id="dd-test-table"><tr><th>test</th><th>outcome</th></tr>' + outs.map(function (o, i) {
+          return '<tr><td>' + (i + 1) + '</td><td style="text-align:left">' + esc(o) + '</td></tr>'; }).join('') + '</table>';
       });
     });
     diffs.innerHTML = q.distractors.map(function (d) {
@@ -174,9 +214,14 @@ tests as executed by the oracle. ${input.failed.length ? `Failed configurations:
         var cls = l.charAt(0) === '+' ? 'add' : l.charAt(0) === '-' ? 'del' : ''; return '<span class="' + cls + '">' + esc(l) + '</span>';
       }).join('\\n') + '</pre>';
     }).join('');
+    setHash();
   }
-  filt.addEventListener('input', fillQueries); qSel.addEventListener('change', render); cSel.addEventListener('change', render);
+  filt.addEventListener('input', function () { fillQueries(); });
+  [disc, aSel, bSel].forEach(function (el) { el.addEventListener('change', function () { fillQueries(); }); });
+  qSel.addEventListener('change', render); cSel.addEventListener('change', render);
+  window.addEventListener('hashchange', fromHash);
   fillQueries();
+  if (location.hash.indexOf('q=') >= 0) fromHash();
   document.body.setAttribute('data-ready', '1');
 })();
 </script>

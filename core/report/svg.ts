@@ -53,16 +53,23 @@ export function barsWithCi(id: string, data: readonly BarDatum[], colors: readon
 }
 
 /** Rows of stacked shares (each row sums to 1), e.g. the canonical-rank distribution per configuration. */
-export function stackedShares(id: string, rows: readonly { label: string; counts: number[] }[], buckets: readonly string[], colors: readonly string[]): string {
+export function stackedShares(id: string, rows: readonly { label: string; counts: number[] }[], buckets: readonly string[], colors: readonly string[], axisTitle = 'share of queries'): string {
   const labelW = 190;
   const plotW = 460;
   const rowH = 18;
   const top = 28;
-  const h = top + rows.length * (rowH + 4) + 8;
-  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 20}" height="${h}" ${FONT}>`];
+  const plotBottom = top + rows.length * (rowH + 4);
+  const h = plotBottom + 40;
+  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 30}" height="${h}" ${FONT}>`];
   buckets.forEach((b, k) => {
     parts.push(`<rect x="${labelW + k * 62}" y="4" width="10" height="10" fill="${colors[k % colors.length]}"/><text x="${labelW + k * 62 + 13}" y="13">${escapeHtml(b)}</text>`);
   });
+  // The x axis: shares of the row's queries, 0–100 %.
+  for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+    const x = labelW + t * plotW;
+    parts.push(`<line data-tick="${t}" x1="${x}" x2="${x}" y1="${top - 2}" y2="${plotBottom + 2}" stroke="#ccc"/><text x="${x}" y="${plotBottom + 14}" text-anchor="middle">${Math.round(t * 100)}%</text>`);
+  }
+  parts.push(`<text data-axis="x" x="${labelW + plotW / 2}" y="${plotBottom + 32}" text-anchor="middle">${escapeHtml(axisTitle)}</text>`);
   rows.forEach((r, i) => {
     const y = top + i * (rowH + 4);
     const total = r.counts.reduce((a, b) => a + b, 0) || 1;
@@ -71,9 +78,12 @@ export function stackedShares(id: string, rows: readonly { label: string; counts
     r.counts.forEach((c, k) => {
       const w = (c / total) * plotW;
       if (w > 0) {
+        const pct = `${Math.round((100 * c) / total)}%`;
         parts.push(
-          `<rect data-segment="${escapeHtml(r.label)}|${escapeHtml(buckets[k])}" x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH}" fill="${colors[k % colors.length]}"><title>${escapeHtml(`${r.label}: canonical rank ${buckets[k]}: ${c} of ${total} (${fmt(c / total)})`)}</title></rect>`,
+          `<rect data-segment="${escapeHtml(r.label)}|${escapeHtml(buckets[k])}" x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${rowH}" fill="${colors[k % colors.length]}"><title>${escapeHtml(`${r.label}: canonical rank ${buckets[k]}: ${c} of ${total} (${pct})`)}</title></rect>`,
         );
+        // The percentage inside the segment when it fits.
+        if (w >= 26) parts.push(`<text data-pct="1" x="${(x + w / 2).toFixed(1)}" y="${y + rowH / 2}" text-anchor="middle" dominant-baseline="middle" font-size="10" pointer-events="none">${pct}</text>`);
       }
       x += w;
     });
@@ -90,16 +100,31 @@ export function heatColor(v: number | null): string {
   return `rgb(255,${g},${g})`;
 }
 
-/** A matrix of coloured cells with a value in each (heatmap or pairwise matrix). */
+/** The colour scale of heatColor as a bar from 0 to 1, with the meaning of the value. */
+export function heatLegend(id: string, meaning: string): string {
+  const w = 240;
+  const stops = [0, 0.25, 0.5, 0.75, 1];
+  return (
+    `<svg data-legend="${id}" xmlns="http://www.w3.org/2000/svg" width="${w + 360}" height="40" ${FONT}>` +
+    `<defs><linearGradient id="grad-${id}">${stops.map((t) => `<stop offset="${t * 100}%" stop-color="${heatColor(t)}"/>`).join('')}</linearGradient></defs>` +
+    `<rect x="10" y="4" width="${w}" height="12" fill="url(#grad-${id})" stroke="#ccc"/>` +
+    stops.map((t) => `<text x="${10 + t * w}" y="30" text-anchor="middle">${t}</text>`).join('') +
+    `<rect x="${w + 24}" y="4" width="12" height="12" fill="${heatColor(null)}" stroke="#ccc"/><text x="${w + 40}" y="14">no distractors</text>` +
+    `<text x="${w + 24}" y="32">${escapeHtml(meaning)}</text></svg>`
+  );
+}
+
+/** A matrix of coloured cells with a value in each (heatmap or pairwise matrix); `sub` is an optional second line (an interval). */
 export function cellMatrix(
   id: string,
   rows: readonly string[],
   cols: readonly string[],
-  cell: (r: number, c: number) => { fill: string; text: string; title: string } | null,
+  cell: (r: number, c: number) => { fill: string; text: string; title: string; sub?: string } | null,
+  opts: { twoLines?: boolean } = {},
 ): string {
   const labelW = 190;
-  const cw = Math.max(46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
-  const ch = 22;
+  const cw = Math.max(opts.twoLines ? 74 : 46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
+  const ch = opts.twoLines ? 36 : 22;
   const top = 150; // room for labels up to ~28 characters at -45°
   // Room on the right for the last rotated column label.
   const w = labelW + cols.length * cw + 130;
@@ -118,7 +143,10 @@ export function cellMatrix(
       const x = labelW + j * cw;
       parts.push(
         `<g data-cell="${i},${j}"><rect x="${x}" y="${y}" width="${cw - 2}" height="${ch - 2}" fill="${c.fill}" stroke="#ccc" stroke-width="0.5"><title>${escapeHtml(c.title)}</title></rect>` +
-          `<text x="${x + (cw - 2) / 2}" y="${y + ch / 2}" text-anchor="middle" dominant-baseline="middle" pointer-events="none">${escapeHtml(c.text)}</text></g>`,
+          (c.sub
+            ? `<text x="${x + (cw - 2) / 2}" y="${y + 12}" text-anchor="middle" dominant-baseline="middle" pointer-events="none">${escapeHtml(c.text)}</text>` +
+              `<text data-sub="1" x="${x + (cw - 2) / 2}" y="${y + 26}" text-anchor="middle" dominant-baseline="middle" font-size="9" fill="#444" pointer-events="none">${escapeHtml(c.sub)}</text></g>`
+            : `<text x="${x + (cw - 2) / 2}" y="${y + ch / 2}" text-anchor="middle" dominant-baseline="middle" pointer-events="none">${escapeHtml(c.text)}</text></g>`),
       );
     });
   });

@@ -10,6 +10,7 @@ import { scoreQuery } from '../../core/metrics/score_query.ts';
 import { computeStatistics } from '../../core/report/statistics.ts';
 import { buildDrilldown } from '../../core/report/drilldown.ts';
 import { buildHtml } from '../../core/report/html.ts';
+import { GLOSSARY } from '../../core/report/glossary.ts';
 import { CORPUS, QUERIES, TOY_WEIGHTS, CANONICAL_FIRST } from '../scoring/fixtures/tinyBenchmark.ts';
 import type { QueryRecord, CorpusRecord } from '../../schemas/benchmark.ts';
 
@@ -32,7 +33,10 @@ function scoredConfigs() {
           bugTypeOf: (c) => CORPUS[c].bug_type,
           domain: QUERIES[qi].domain,
           relevant: new Set(QUERIES[qi].correct_corpus_ids),
-          verdict: (c) => ({ passed: CORPUS[c].is_canonical && CORPUS[c].function_name === QUERIES[qi].function_name, outcomes: ['pass'] }),
+          verdict: (c) => {
+            const passed = CORPUS[c].is_canonical && CORPUS[c].function_name === QUERIES[qi].function_name;
+            return { passed, outcomes: passed ? ['pass', 'pass'] : ['pass', 'FAIL: assert f(2) == 3'] };
+          },
         }),
       ),
     };
@@ -118,5 +122,47 @@ describe('report.html in a real headless Chromium', () => {
     await page.fill('#dd-filter', 'vowels');
     assert.equal(await page.locator('#dd-query option').count(), 1);
     assert.match((await page.locator('#dd-text').textContent()) ?? '', /q_0002/);
+  });
+
+  test('headline: sorted by exec@1, the winner marked, letters; the glossary; legends and intervals; the rank axis', async () => {
+    const rows = await page.$$eval('#headline tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-config'), tr.className, tr.querySelector('td')!.textContent]));
+    // canonical-first passes every query at rank 1; toy and toy-b pass half: canonical-first first, marked.
+    assert.deepEqual(rows.map((r) => r[0]), ['canonical-first', 'toy', 'toy-b']);
+    assert.equal(rows[0][1], 'winner');
+    assert.match(rows[0][2] ?? '', /★ \(a\) canonical-first/);
+    assert.deepEqual(rows.slice(1).map((r) => r[1]), ['', '']);
+    assert.equal(await page.locator('#glossary dt').count(), GLOSSARY.length);
+    assert.match((await page.locator('#glossary').textContent()) ?? '', /strictly above the canonical/);
+    assert.equal(await page.locator('svg[data-legend]').count(), 3);
+    assert.equal(await page.locator('svg[data-chart="deception-heatmap"] text[data-sub]').count(), 3 * stats.bug_types.length);
+    assert.equal(await page.locator('svg[data-chart="canonical-rank"] line[data-tick]').count(), 5);
+    assert.ok((await page.locator('svg[data-chart="canonical-rank"] text[data-pct]').count()) >= 3);
+  });
+
+  test('drill-down: per-test outcomes, tie marker, deep link, "A passes, B fails" filter', async () => {
+    await page.fill('#dd-filter', '');
+    await page.selectOption('#dd-query', '0');
+    await page.selectOption('#dd-config', '0'); // toy: d1 0.9, canonical 0.8, d2 0.5, then six items at 0 (tied)
+    const rows = page.locator('#dd-hits tr.dd-hit');
+    const ties = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('.tie') !== null));
+    assert.deepEqual(ties, [false, false, false, true, true, true, true, true, true]);
+    assert.equal(await rows.nth(0).locator('td.outs .of').count(), 1); // the failing test of d1
+    await rows.nth(0).click();
+    assert.match((await page.locator('#dd-test-table').textContent()) ?? '', /FAIL: assert f\(2\) == 3/);
+    // The view's deep link is in the address and follows the selection.
+    assert.match(page.url(), /#q=q_0001&config=toy$/);
+    await page.evaluate(() => (location.hash = '#q=q_0003&config=canonical-first'));
+    await page.waitForFunction(() => (document.getElementById('dd-text')!.textContent ?? '').includes('q_0003'));
+    assert.equal(await page.$eval('#dd-config', (el) => (el as HTMLSelectElement).selectedOptions[0].textContent), 'canonical-first');
+    // A = canonical-first passes at rank 1 everywhere; B = toy fails at rank 1 on q_0001 and q_0004.
+    await page.selectOption('#dd-a', '1');
+    await page.selectOption('#dd-b', '0');
+    await page.check('#dd-disc');
+    const ids = await page.$$eval('#dd-query option', (os) => os.map((o) => (o.textContent ?? '').split(' ')[0]));
+    assert.deepEqual(ids, ['q_0001', 'q_0004']);
+    assert.equal(await page.locator('#dd-count').textContent(), '2 queries');
+    await page.uncheck('#dd-disc');
+    assert.equal(await page.locator('#dd-query option').count(), 4);
+    assert.deepEqual(problems, []);
   });
 });

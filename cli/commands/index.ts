@@ -14,6 +14,7 @@ import { registerConfigs } from './configs.ts';
 import { registerGenerate } from './generate.ts';
 import { registerAudit } from './audit.ts';
 import { registerUi } from './ui.ts';
+import { registerRuns } from './runs.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -26,5 +27,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerScore, registerReport, registerCompare,
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
-  registerUi,
+  registerUi, registerRuns,
 ];

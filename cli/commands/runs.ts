@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { projectRoot } from '../../activities/paths.ts';
+import { listRuns } from '../../activities/runStatus.ts';
+
+export function registerRuns(program: Command): void {
+  program
+    .command('runs')
+    .description('List the runs under runs/: id, kind, status (complete, or the next stage to do), stages done, last change')
+    .option('--dir <dir>', 'where runs live', join(projectRoot(), 'runs'))
+    .option('--json', 'print JSON')
+    .addHelpText('after', '\nExample:\n  $ execretrieval runs\n  default   benchmark   complete             build embed score report   2026-12-01T09:18:44Z\n\nExit codes: 0 (also when there are no runs).')
+    .action((opts: { dir: string; json?: boolean }) => {
+      const runs = listRuns(opts.dir);
+      if (opts.json) {
+        console.log(JSON.stringify({ runs }, null, 2));
+        return;
+      }
+      if (!runs.length) {
+        console.log(`no runs under ${opts.dir}`);
+        return;
+      }
+      const w = Math.max(...runs.map((r) => r.run_id.length));
+      for (const r of runs) {
+        const done = r.stages.filter((s) => s.done).map((s) => s.stage).join(' ') || '-';
+        console.log(`${r.run_id.padEnd(w)}  ${r.kind.padEnd(10)}  ${r.status.padEnd(20)}  ${done.padEnd(26)}  ${r.updated.replace(/\.\d+Z$/, 'Z')}`);
+      }
+    });
+}

@@ -54,6 +54,11 @@ export interface ExecRequest {
   suite: TestSuite;
   /** Per-suite wall-clock limit in seconds (default 5). */
   timeout_s?: number;
+  /**
+   * The caller takes a test that hit a time limit as failed, whatever the limit: a cached run that timed out
+   * under a shorter limit may answer (activities/exec/cache.ts says when that is sound).
+   */
+  timeout_fails?: boolean;
 }
 
 export function isBareFailure(outcome: TestOutcome): boolean {

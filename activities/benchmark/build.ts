@@ -11,9 +11,11 @@ import type { Oracle } from '../exec/types.ts';
 import type { GateItem, GateReport } from '../gate/gate.ts';
 import { runnerVersion } from '../exec/pool.ts';
 import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
-import { mutateAndVerify, type MutationOutcome } from '../mutation/verify.ts';
+import { mutateAndVerify, type MutationOutcome, type VerifyTimings } from '../mutation/verify.ts';
 import { suiteFacts } from '../python/astFacts.ts';
 import { splitCheckSuites, type CheckSuiteReport } from './checkSuites.ts';
+import { countingOracle } from '../exec/countingOracle.ts';
+import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
 import type { ImportedTask } from '../importers/types.ts';
 import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
@@ -51,6 +53,8 @@ export interface BuildReport {
   gate_stage_counts: GateReport['stage_counts'] | null;
   /** check(candidate) suites: split into one test per assert, or kept whole (with the reason). */
   check_programs: CheckSuiteReport;
+  /** Tasks by the per-suite limit their mutants ran under (seconds; core/mutation/timeLimit.ts). */
+  mutant_timeout_s: Record<string, number>;
   rejections: BuildRejection[];
 }
 
@@ -105,8 +109,11 @@ function countBy<T>(items: readonly T[], key: (t: T) => string, numeric = false)
  * versions, hashes). Nothing in the output depends on time or machine load, so the same inputs and seed give
  * byte-identical files.
  */
-export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: BuildManifest; report: BuildReport; accepted: Task[] }> {
+export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: BuildManifest; report: BuildReport; accepted: Task[]; timings: TimeBreakdown }> {
   const say = opts.onProgress ?? (() => {});
+  const t0 = performance.now();
+  const clock = () => (performance.now() - t0) / 1000;
+  const { oracle, counts } = countingOracle(opts.oracle);
   const src = resolveSource(opts.source);
   const profile = getProfile(opts.profile ?? src.profile);
   const roundSize = opts.roundSize ?? 4;
@@ -132,18 +139,24 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     } else items.push(it);
   });
 
-  // The distinct-subset rule depends on each suite's size (profiles.ts), so tasks are verified in two groups.
+  // The distinct-subset rule depends on each suite's size (profiles.ts), so tasks are verified in two groups,
+  // at once (each task goes at its own pace; a group never waits for the other).
+  const tVerify = clock();
+  const verify: VerifyTimings = { enumerate_s: 0, canonicals_s: 0, verification_s: 0 };
   const job = ({ task }: ImportedTask) => ({ task_id: task.task_id, canonical: task.canonical, function_name: task.function_name, suite: task.tests });
   const distinct = items.map(({ task }) => distinctSubsetsApply(profile, suiteSources(task.tests).length));
   const outcomes: MutationOutcome[] = new Array(items.length);
-  for (const flag of [true, false]) {
+  await Promise.all([true, false].map(async (flag) => {
     const idx = items.flatMap((_, i) => (distinct[i] === flag ? [i] : []));
-    if (!idx.length) continue;
-    const got = await mutateAndVerify(idx.map((i) => job(items[i])), opts.oracle, {
+    if (!idx.length) return;
+    const got = await mutateAndVerify(idx.map((i) => job(items[i])), oracle, {
       seed: opts.seed, max: profile.distractors.max, distinctSubsets: flag, roundSize, cap, mutator: opts.mutator, onProgress: say,
+      onTimings: (t) => {
+        for (const k of ['enumerate_s', 'canonicals_s', 'verification_s'] as const) verify[k] = Math.max(verify[k], t[k]);
+      },
     });
     idx.forEach((i, k) => (outcomes[i] = got[k]));
-  }
+  }));
   const gateItems: GateItem[] = [];
   outcomes.forEach((o, i) => {
     const { task, file, line } = items[i];
@@ -152,7 +165,9 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   });
 
   say(`gate (${profile.name}) over ${gateItems.length} tasks`);
-  const gate = await opts.gate(gateItems, opts.oracle, profile);
+  const tGate = clock();
+  const gate = await opts.gate(gateItems, oracle, profile);
+  const tWrite = clock();
   for (const r of gate.rejections) {
     rejections.push({ task_id: r.task_id, file: r.file, line: r.line, stage: r.stage_name, code: r.code, field: r.field, message: r.message });
   }
@@ -163,6 +178,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     yield: buildYieldReport(outcomes.map((o) => ({ candidates: o.candidates, verified: o.verified, selected: o.selected }))),
     gate_stage_counts: gate.stage_counts,
     check_programs: checks.report,
+    mutant_timeout_s: countBy(outcomes.filter((o) => o.mutant_timeout_s !== undefined), (o) => String(o.mutant_timeout_s), true),
     rejections,
   };
   // One key: parquet-wasm writes key-value metadata in hash-map order, so several keys would make the bytes
@@ -202,5 +218,20 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     files,
   };
   writeJsonAtomic(join(out, 'manifest.json'), manifest);
-  return { manifest, report, accepted };
+  const timings: TimeBreakdown = {
+    // Enumeration runs alongside the canonicals, and each task's rounds start once its own canonical is known.
+    phases: [
+      ['import + precheck', tVerify],
+      ['enumerate (within verification)', verify.enumerate_s],
+      ['canonicals (within verification)', verify.canonicals_s],
+      ['verification', verify.verification_s],
+      ['gate', tWrite - tGate],
+      ['write', clock() - tWrite],
+    ],
+    total_s: clock(),
+    executions: { skipped: 0, ...counts() },
+  };
+  // The one output that differs from run to run (it is not in manifest.files).
+  writeJsonAtomic(join(out, 'timings.json'), timings);
+  return { manifest, report, accepted, timings };
 }

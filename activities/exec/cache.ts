@@ -42,10 +42,17 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * A lookup under timeout t also takes a run stored under a shorter timeout when none of its tests timed out:
  * the suite ran to completion, deterministically, so a longer limit cannot change any outcome. That is what
  * lets the gate (default timeout) reuse the mutation engine's verification runs (shorter timeout).
+ *
+ * A run that timed out under a shorter limit answers a longer one only when the caller asks with
+ * `timeoutFails` (ExecRequest.timeout_fails): it needs exactly "does it fail, and how", and takes the tests
+ * that hit the shorter limit as failed. The gate's distractor stage asks so: a distractor verification kept
+ * failed a test by wrong output before its timeout, which no longer limit can undo, and a mutant loop that
+ * never ends times out under 5 s as it did under 0.2 s (without this rule each one cost the gate 5 s more).
+ * Every other lookup (a canonical, which must pass) gets only its own limit's timeouts.
  */
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number, number], { outcomes: string; wall_ms: number }>;
+  private readonly getStmt: Database.Statement<[string, number, number, number, number], { outcomes: string; wall_ms: number }>;
   private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number]>;
 
   constructor(readonly path: string) {
@@ -68,9 +75,10 @@ export class ExecCache {
       created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
     CREATE INDEX IF NOT EXISTS exec_runs_content ON exec_runs (content_key, timeout_s)`);
-    // The run under exactly t first, else the longest shorter run that finished: one answer for one state.
+    // The run under exactly t first, else the longest shorter run that finished (or, with timeoutFails, the
+    // longest shorter run): one answer for one state.
     this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms FROM exec_runs
-      WHERE content_key = ? AND (timeout_s = ? OR (timeout_s < ? AND timed_out = 0))
+      WHERE content_key = ? AND (timeout_s = ? OR (timeout_s < ? AND (timed_out = 0 OR ? = 1)))
       ORDER BY timeout_s = ? DESC, timeout_s DESC LIMIT 1`);
     this.putStmt = this.db.prepare(
       `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms)
@@ -78,9 +86,9 @@ export class ExecCache {
     );
   }
 
-  /** The stored run that answers (content, timeoutS), if any. */
-  get(contentKey: string, timeoutS: number): CachedRun | undefined {
-    const row = this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutS);
+  /** The stored run that answers (content, timeoutS), if any; `timeoutFails`: see the class comment. */
+  get(contentKey: string, timeoutS: number, timeoutFails = false): CachedRun | undefined {
+    const row = this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutFails ? 1 : 0, timeoutS);
     return row ? { outcomes: JSON.parse(row.outcomes) as string[], wall_ms: row.wall_ms } : undefined;
   }
 

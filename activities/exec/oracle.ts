@@ -26,7 +26,7 @@ class CachedOracle implements Oracle {
   run(req: ExecRequest): Promise<ExecResult> {
     const timeoutS = req.timeout_s ?? this.timeoutS;
     const content = execContentKey(this.version, req.code, req.suite);
-    const hit = this.cache?.get(content, timeoutS);
+    const hit = this.cache?.get(content, timeoutS, req.timeout_fails === true);
     if (hit) return Promise.resolve({ ...hit, passed: hit.outcomes.every((o) => o === 'pass'), cached: true });
     // The same pair requested twice at once runs once.
     const key = execRunKey(content, timeoutS);

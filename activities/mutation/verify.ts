@@ -1,10 +1,11 @@
-import type { ExecRequest, TestSuite } from '../../schemas/exec.ts';
+import { suiteSources, type ExecRequest, type TestSuite } from '../../schemas/exec.ts';
 import type { Distractor } from '../../schemas/task.ts';
 import { classifyOutcomes } from '../../core/mutation/classify.ts';
 import { describeMutation } from '../../core/mutation/describe.ts';
 import { verificationOrder } from '../../core/mutation/order.ts';
 import { isDone, kept, nextRound, type RoundLimits, type TaskProgress } from '../../core/mutation/rounds.ts';
 import { selectDistractors } from '../../core/mutation/select.ts';
+import { mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
@@ -30,22 +31,23 @@ export interface MutationOutcome {
   selected: VerifiedCandidate[];
   distractors: Distractor[];
   rejection?: MutationRejection;
+  /** The per-suite limit its mutants ran under (core/mutation/timeLimit.ts); absent when none ran. */
+  mutant_timeout_s?: number;
+}
+
+/** Where verification's time went: each phase's end, in seconds from the start (the phases overlap). */
+export interface VerifyTimings {
+  enumerate_s: number;
+  canonicals_s: number;
+  verification_s: number;
 }
 
 export interface MutateVerifyOptions extends Partial<RoundLimits> {
   seed: number;
   mutator?: MutatorOptions;
   onProgress?: (message: string) => void;
-}
-
-/**
- * Per-suite timeout for mutants. A mutated loop that never ends is common, so mutants get less time than the
- * oracle's 5 s default unless the canonical itself is slow. Two fixed tiers rather than a multiple of the
- * measured time: the timeout is part of the execution-cache key, and a key that moved with machine load
- * would make a warm rebuild miss the cache (and could change its results).
- */
-function mutantTimeoutS(canonicalWallMs: number): number {
-  return canonicalWallMs < 250 ? 1 : canonicalWallMs < 1000 ? 3 : 5;
+  /** Receives the phase timings once verification is over. */
+  onTimings?: (t: VerifyTimings) => void;
 }
 
 function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
@@ -61,58 +63,63 @@ function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
 }
 
 /**
- * Enumerate, verify and select mechanical distractors for a batch of tasks. The canonical runs first (a task
- * whose canonical fails is rejected); then candidates are verified in rounds, a few per task per round in
- * priority order, all tasks of a round in one `runMany`, until each task has enough diverse survivors.
- * Results depend only on inputs, seed and execution outcomes, never on timing.
+ * Enumerate, verify and select mechanical distractors for a batch of tasks. Each task goes at its own pace:
+ * its canonical runs (a task whose canonical fails is rejected), then its candidates are verified in rounds, a
+ * few per round in priority order, until it has enough diverse survivors, each round as soon as the previous
+ * one is known. No task waits for another's canonical or round; the oracle's pool bounds the concurrency.
+ * Mutants run under a limit derived from their canonical's measured time (core/mutation/timeLimit.ts).
+ * Results depend only on inputs, seed and execution outcomes, never on timing: a task's rounds depend on its
+ * own results only.
  */
 export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Oracle, opts: MutateVerifyOptions): Promise<MutationOutcome[]> {
   const limits: RoundLimits = { max: opts.max ?? 4, roundSize: opts.roundSize ?? 4, cap: opts.cap ?? 40, distinctSubsets: opts.distinctSubsets ?? true };
   const say = opts.onProgress ?? (() => {});
+  const t0 = performance.now();
+  const since = () => (performance.now() - t0) / 1000;
   const outcomes: MutationOutcome[] = jobs.map((j) => ({ task_id: j.task_id, candidates: [], verified: [], selected: [], distractors: [] }));
   const reject = (i: number, code: MutationRejection['code'], field: string, message: string) => {
     outcomes[i].rejection = { task_id: jobs[i].task_id, code, field, message };
   };
 
-  say(`enumerating candidates for ${jobs.length} tasks`);
-  const enumerated = await enumerateMutants(jobs.map((j, i) => ({ id: String(i), code: j.canonical, function_name: j.function_name })), opts.mutator);
-
-  say(`running ${jobs.length} canonicals`);
-  const canon = await oracle.runMany(jobs.map((j) => ({ code: j.canonical, suite: j.suite })), {
-    onProgress: (d, n) => d % 200 === 0 && say(`canonicals ${d}/${n}`),
-  });
-
+  say(`enumerating candidates and running ${jobs.length} canonicals`);
+  const timings: VerifyTimings = { enumerate_s: 0, canonicals_s: 0, verification_s: 0 };
+  const enumerating = enumerateMutants(jobs.map((j, i) => ({ id: String(i), code: j.canonical, function_name: j.function_name })), opts.mutator)
+    .finally(() => (timings.enumerate_s = since()));
+  let canonicalsDone = 0;
+  let verifiedCount = 0;
   const progress = new Map<number, TaskProgress>();
-  jobs.forEach((j, i) => {
-    const e = enumerated[i];
+
+  const runTask = async (i: number): Promise<void> => {
+    const j = jobs[i];
+    const canon = await oracle.run({ code: j.canonical, suite: j.suite });
+    if (++canonicalsDone === jobs.length) timings.canonicals_s = since();
+    if (canonicalsDone % 200 === 0) say(`canonicals ${canonicalsDone}/${jobs.length}, ${verifiedCount} candidates verified`);
+    const e = (await enumerating)[i];
     if (!e.ok) return reject(i, 'CANONICAL_UNPARSABLE', 'canonical', e.error);
-    if (!canon[i].passed) {
-      const bad = canon[i].outcomes.map((o, t) => (o === 'pass' ? null : `tests[${t}]: ${o}`)).filter(Boolean);
+    if (!canon.passed) {
+      const bad = canon.outcomes.map((o, t) => (o === 'pass' ? null : `tests[${t}]: ${o}`)).filter(Boolean);
       return reject(i, 'CANONICAL_FAILS', 'canonical', `canonical fails its own tests (${bad.join('; ')})`);
     }
     outcomes[i].candidates = e.candidates;
     if (e.candidates.length === 0) return reject(i, 'NO_CANDIDATES', 'canonical', 'no mutation operator applies to this code');
-    progress.set(i, { candidates: e.candidates, order: verificationOrder(e.candidates, opts.seed, j.task_id), tried: new Set(), verified: [] });
-  });
-
-  for (let round = 1; ; round++) {
-    const plan: { task: number; cand: number }[] = [];
-    for (const [i, p] of progress) for (const c of nextRound(p, limits)) plan.push({ task: i, cand: c });
-    if (plan.length === 0) break;
-    const active = new Set(plan.map((x) => x.task)).size;
-    say(`round ${round}: verifying ${plan.length} candidates for ${active} tasks`);
-    const reqs: ExecRequest[] = plan.map(({ task, cand }) => ({
-      code: progress.get(task)!.candidates[cand].code,
-      suite: jobs[task].suite,
-      timeout_s: mutantTimeoutS(canon[task].wall_ms),
-    }));
-    const results = await oracle.runMany(reqs);
-    plan.forEach(({ task, cand }, k) => {
-      const p = progress.get(task)!;
-      p.tried.add(cand);
-      p.verified.push({ candidate: p.candidates[cand], ...classifyOutcomes(results[k].outcomes) });
-    });
-  }
+    const p: TaskProgress = { candidates: e.candidates, order: verificationOrder(e.candidates, opts.seed, j.task_id), tried: new Set(), verified: [], tests: suiteSources(j.suite).length };
+    progress.set(i, p);
+    const timeout_s = mutantTimeLimitS(canon.wall_ms);
+    outcomes[i].mutant_timeout_s = timeout_s;
+    for (let picks = nextRound(p, limits); picks.length > 0; picks = nextRound(p, limits)) {
+      const results = await oracle.runMany(picks.map((c): ExecRequest => ({ code: p.candidates[c].code, suite: j.suite, timeout_s })));
+      picks.forEach((c, k) => {
+        p.tried.add(c);
+        p.verified.push({ candidate: p.candidates[c], ...classifyOutcomes(results[k].outcomes) });
+      });
+      verifiedCount += picks.length;
+    }
+  };
+  await Promise.all(jobs.map((_, i) => runTask(i)));
+  if (jobs.length === 0) await enumerating;
+  timings.verification_s = since();
+  say(`verified ${verifiedCount} candidates for ${progress.size} tasks`);
+  opts.onTimings?.(timings);
 
   for (const [i, p] of progress) {
     if (!isDone(p, limits) && p.tried.size < p.candidates.length) throw new Error(`internal: task ${jobs[i].task_id} left unfinished`);

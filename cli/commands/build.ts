@@ -4,6 +4,7 @@ import { openOracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { buildBenchmark, rejectionsByStage } from '../../activities/benchmark/build.ts';
 import { CliError, EXIT } from '../errors.ts';
+import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
 export function registerBuild(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function registerBuild(program: Command): void {
       const say = (m: string) => process.stderr.write(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`);
       const oracle = await openOracle();
       try {
-        const { manifest, report } = await buildBenchmark({
+        const { manifest, report, timings } = await buildBenchmark({
           source: opts.source, out: resolve(opts.out), seed: opts.seed, profile: opts.profile, cap: opts.cap, oracle, gate: runGate, onProgress: say,
         });
         const c = manifest.counts;
@@ -29,6 +30,7 @@ export function registerBuild(program: Command): void {
         if (kept.length) say(`check programs kept whole (one test each): ${kept.map((k) => `${k.task_id} (${k.reason})`).join(', ')}`);
         console.log(JSON.stringify({ out: resolve(opts.out), counts: c, distractors_per_task: manifest.distractors_per_task, bug_types: manifest.bug_types, yield: report.yield.total }, null, 2));
         for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
+        process.stderr.write(`${formatBreakdown(timings)}\n`);
         if (c.queries === 0) {
           throw new CliError(`build: no task accepted, ${c.input_records} of ${c.input_records} records rejected; ${rejectionsByStage(report.rejections) || 'no input records'} (details: ${resolve(opts.out, 'report.json')})`, EXIT.NO_TASK_ACCEPTED);
         }

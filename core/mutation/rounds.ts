@@ -9,6 +9,8 @@ export interface TaskProgress {
   tried: Set<number>;
   /** Every verified candidate, in the order of the planned rounds (so results never depend on timing). */
   verified: VerifiedCandidate[];
+  /** Tests in the task's suite (when known): with one test, the distinct-subset rule allows one distractor. */
+  tests?: number;
 }
 
 export interface RoundLimits {
@@ -25,8 +27,9 @@ export interface RoundLimits {
 export const kept = (p: TaskProgress) => p.verified.filter((v) => v.verdict === 'kept');
 
 /**
- * True when more verification cannot improve the selection: `max` distractors are chosen and they cover as
- * many bug types as the task can still offer (kept or untried), or nothing is left to try, or the cap is hit.
+ * True when more verification cannot improve the selection: as many distractors as the task can hold are
+ * chosen (`max`, see `attainable`) and they cover as many bug types as that many can (given the types the task
+ * can still offer, kept or untried), or nothing is left to try, or the cap is hit.
  */
 export function isDone(p: TaskProgress, limits: RoundLimits): boolean {
   if (exhausted(p, limits)) return true;
@@ -36,10 +39,20 @@ export function isDone(p: TaskProgress, limits: RoundLimits): boolean {
 
 const exhausted = (p: TaskProgress, limits: RoundLimits) => p.tried.size >= Math.min(limits.cap, p.candidates.length);
 
+/**
+ * How many distractors the selection can ever hold: `max`, except that with the distinct-subset rule a
+ * one-test suite has a single possible failing subset, so one distractor is all it can get (verifying on to
+ * the cap would buy nothing).
+ */
+export function attainable(p: TaskProgress, limits: RoundLimits): number {
+  return limits.distinctSubsets && p.tests === 1 ? Math.min(1, limits.max) : limits.max;
+}
+
 /** Takes the kept list and its selection from the caller, so nextRound computes each once per round. */
 function selectionComplete(p: TaskProgress, limits: RoundLimits, keptNow: readonly VerifiedCandidate[], sel: readonly VerifiedCandidate[]): boolean {
-  if (sel.length < limits.max) return false;
-  return distinctBugTypes(sel) >= Math.min(limits.max, availableTypes(p, keptNow).size);
+  const want = attainable(p, limits);
+  if (sel.length < want) return false;
+  return distinctBugTypes(sel) >= Math.min(want, availableTypes(p, keptNow).size);
 }
 
 function availableTypes(p: TaskProgress, keptNow: readonly VerifiedCandidate[]): Set<string> {
@@ -73,7 +86,7 @@ export function nextRound(p: TaskProgress, limits: RoundLimits): number[] {
   }
   // Fewer than `max` selectable, or the types still wanted are all represented among the kept but the
   // selection had to give one up (identical failing subsets): go on in priority order.
-  if (picked.length === 0 || sel.length < limits.max) {
+  if (picked.length === 0 || sel.length < attainable(p, limits)) {
     for (const i of p.order) {
       if (picked.length >= budget) break;
       if (!p.tried.has(i) && !picked.includes(i)) picked.push(i);

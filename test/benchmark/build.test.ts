@@ -79,8 +79,20 @@ test('build: release files, rejections with reasons, byte-identical output for t
 
   // Same inputs and seed, warm caches this time: every byte the same.
   await build(join(dir, 'b'), 3);
-  for (const f of readdirSync(join(dir, 'a')).sort()) {
+  // timings.json (where the time went) is the one file that may differ.
+  for (const f of readdirSync(join(dir, 'a')).sort().filter((f) => f !== 'timings.json')) {
     assert.deepEqual(readFileSync(join(dir, 'b', f)), readFileSync(join(dir, 'a', f)), `${f} differs between identical builds`);
   }
-  assert.deepEqual(readdirSync(join(dir, 'a')).sort(), ['corpus.jsonl', 'corpus.parquet', 'manifest.json', 'queries.jsonl', 'queries.parquet', 'report.json']);
+  assert.deepEqual(readdirSync(join(dir, 'a')).sort(), ['corpus.jsonl', 'corpus.parquet', 'manifest.json', 'queries.jsonl', 'queries.parquet', 'report.json', 'timings.json']);
+  // The breakdown: the phases in order, and every execution of the warm build answered by the cache.
+  const ta = JSON.parse(readFileSync(join(dir, 'a', 'timings.json'), 'utf8'));
+  const tb = JSON.parse(readFileSync(join(dir, 'b', 'timings.json'), 'utf8'));
+  assert.deepEqual(ta.phases.map((p: [string, number]) => p[0]), ['import + precheck', 'enumerate (within verification)', 'canonicals (within verification)', 'verification', 'gate', 'write']);
+  assert.ok(ta.executions.run > 0);
+  assert.equal(tb.executions.run, 0, 'warm: nothing run again');
+  assert.equal(tb.executions.cached, ta.executions.run + ta.executions.cached);
+  // Mutants ran under limits from the canonicals' measured times: fast toy canonicals get a short tier (which one
+  // depends on the machine's load: 0.2 s unless the canonical took over 20 ms), one entry per task with mutants.
+  assert.equal(Object.values(a.report.mutant_timeout_s).reduce((x, y) => x + y, 0), 2);
+  for (const t of Object.keys(a.report.mutant_timeout_s)) assert.ok(Number(t) <= 1, `tier ${t} s`);
 });

@@ -114,6 +114,45 @@ test('a run that finished under a shorter timeout answers a longer one; a timed-
   }
 });
 
+test('a timed-out run under a shorter limit answers a longer one only for a caller that takes a timeout as failure', () => {
+  const cache = new ExecCache(':memory:');
+  try {
+    const suite2: TestSuite = { kind: 'asserts', tests: ['assert f() == 1', 'assert f() == 2'] };
+    const loop = execContentKey('v', 'def f():\n    while True: pass\n', suite2);
+    cache.put(loop, 0.2, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 200 });
+    assert.equal(cache.get(loop, 5), undefined, 'not for a plain lookup');
+    assert.deepEqual(cache.get(loop, 5, true), { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 200 });
+    assert.equal(cache.get(loop, 0.1, true), undefined, 'never for a shorter limit than it ran under');
+    // Of several shorter runs the longest answers; an exact-limit row still wins.
+    cache.put(loop, 1, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 1000 });
+    assert.equal(cache.get(loop, 5, true)?.wall_ms, 1000);
+    cache.put(loop, 5, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 5000 });
+    assert.equal(cache.get(loop, 5, true)?.wall_ms, 5000);
+  } finally {
+    cache.close();
+  }
+});
+
+test('the oracle: a distractor that timed out in verification is not run again by a timeout_fails request', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  try {
+    const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: 1 });
+    const twoTests: TestSuite = { kind: 'asserts', tests: ['assert f(0) == 0', 'assert f(1) == 2'] };
+    // Fails the first test by wrong output, then loops forever on the second.
+    const kept = 'def f(x):\n    while x: pass\n    return 1\n';
+    const short = await oracle.run({ code: kept, suite: twoTests, timeout_s: 0.2 });
+    assert.deepEqual(short.outcomes, ['FAIL', 'TIMEOUT']);
+    const gate = await oracle.run({ code: kept, suite: twoTests, timeout_s: 5, timeout_fails: true });
+    assert.equal(gate.cached, true, 'answered from the 0.2 s run, not run again for 5 s');
+    assert.deepEqual(gate.outcomes, short.outcomes);
+    // A plain request under the longer limit still runs it (and waits out its loop).
+    assert.equal((await oracle.run({ code: kept, suite: twoTests, timeout_s: 0.5 })).cached, false);
+    await oracle.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the oracle answers the default timeout from a verification run under a shorter one', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
   try {

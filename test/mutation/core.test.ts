@@ -5,6 +5,7 @@ import { classifyOutcomes } from '../../core/mutation/classify.ts';
 import { verificationOrder } from '../../core/mutation/order.ts';
 import { selectDistractors } from '../../core/mutation/select.ts';
 import { isDone, nextRound, type TaskProgress } from '../../core/mutation/rounds.ts';
+import { mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
 import { describeMutation } from '../../core/mutation/describe.ts';
 import { buildYieldReport } from '../../core/mutation/yieldReport.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
@@ -86,6 +87,36 @@ test('rounds: when selection gave up a type for subset diversity, keep trying in
   const limits = { max: 4, roundSize: 4, cap: 40 };
   assert.equal(isDone(p, limits), false);
   assert.deepEqual(nextRound(p, limits), [5]);
+});
+
+test('rounds: a one-test suite under the distinct-subset rule stops at its one attainable distractor', () => {
+  const cs = [cand('off_by_one', 1), cand('wrong_operator', 2), cand('swap_arguments', 3), cand('off_by_one', 4), cand('wrong_comparison', 5)];
+  const limits = { max: 4, roundSize: 4, cap: 40, distinctSubsets: true };
+  const p: TaskProgress = { candidates: cs, order: [0, 1, 2, 3, 4], tried: new Set([0]), verified: [kept(cs[0], [0])], tests: 1 };
+  assert.ok(isDone(p, limits), 'one kept: every other would fail the same subset [0]');
+  assert.deepEqual(nextRound(p, limits), []);
+  // The same state with more tests, or without the rule, goes on (selection can still grow).
+  assert.equal(isDone({ ...p, tests: 3 }, limits), false);
+  assert.equal(isDone(p, { ...limits, distinctSubsets: false }), false);
+  assert.deepEqual(nextRound(p, { ...limits, distinctSubsets: false }), [1, 2, 3, 4]);
+  // Nothing kept yet: keep verifying.
+  assert.deepEqual(nextRound({ ...p, tried: new Set([0]), verified: [{ candidate: cs[0], verdict: 'equivalent', failing_tests: [] }] }, limits), [1, 2, 3, 4]);
+});
+
+test('mutant time limits: 10x the canonical, floor 0.2 s, rounded up to a tier, never above the old fixed tiers', () => {
+  assert.equal(mutantTimeLimitS(7), 0.2); // the median MBPP canonical: floor
+  assert.equal(mutantTimeLimitS(20), 0.2);
+  assert.equal(mutantTimeLimitS(21), 0.5); // 0.21 s -> next tier
+  assert.equal(mutantTimeLimitS(60), 1);
+  assert.equal(mutantTimeLimitS(249), 1); // old tier: 1 s under 250 ms
+  assert.equal(mutantTimeLimitS(250), 3); // 2.5 s -> tier 3, old tier 3
+  assert.equal(mutantTimeLimitS(2000), 5);
+  assert.equal(mutantTimeLimitS(5000), 5);
+  for (const ms of [0, 3, 19, 33, 99, 180, 400, 900, 1500]) {
+    const old = ms < 250 ? 1 : ms < 1000 ? 3 : 5;
+    const limit = mutantTimeLimitS(ms);
+    assert.ok(limit <= old && limit >= Math.min(old, Math.max(0.2, (10 * ms) / 1000)), `${ms} ms -> ${limit} s`);
+  }
 });
 
 test('bug descriptions say what changed and where', () => {

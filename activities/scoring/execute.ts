@@ -30,7 +30,12 @@ export async function executeTopK(
   bench: LoadedBenchmark,
   rankings: readonly (readonly QueryRanking[])[],
   oracle: Oracle,
-  opts: { depth?: number; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    depth?: number;
+    onProgress?: (done: number, total: number) => void;
+    /** Run the not_defined pairs too (bench/score-mbpp.ts: the path before the rule, for its baseline). */
+    runNotDefined?: boolean;
+  } = {},
 ): Promise<ExecutionTable> {
   const depth = opts.depth ?? EXEC_DEPTH;
   const keys: [number, number][] = [];
@@ -48,7 +53,7 @@ export async function executeTopK(
     });
   }
   const suites = bench.queries.map(suiteOf);
-  const known = await notDefinedPairs(bench, suites, keys);
+  const known = opts.runNotDefined ? keys.map(() => false) : await notDefinedPairs(bench, suites, keys);
   const errors: ExecutionTable['errors'] = [];
   let done = 0;
   const results = await Promise.all(

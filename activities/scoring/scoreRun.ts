@@ -12,6 +12,8 @@ import { rankConfig } from './rankConfig.ts';
 import { writeRankingsParquet } from './rankingsParquet.ts';
 import { scoringDir, writeExecutionsParquet, writeScoredConfig } from './scoringFiles.ts';
 import { writeReport, type ReportOptions, type ReportResult } from './writeReport.ts';
+import { countingOracle } from '../exec/countingOracle.ts';
+import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
 
 export interface ScoreOptions extends Partial<ReportOptions> {
   runDir: string;
@@ -21,6 +23,8 @@ export interface ScoreOptions extends Partial<ReportOptions> {
   bm25?: boolean;
   log?: (msg: string) => void;
   onExecProgress?: (done: number, total: number) => void;
+  /** Execute the pairs the not_defined rule would judge without running (the benchmark's baseline). */
+  runNotDefined?: boolean;
 }
 
 export interface ScoringManifest {
@@ -41,13 +45,17 @@ export interface ScoringManifest {
  * tests through the oracle, compute per-query metrics and deception records, write them, then the report.
  * A configuration that cannot be ranked (missing vectors, bad file) fails alone and is listed in the manifest.
  */
-export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringManifest; report: ReportResult }> {
+export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringManifest; report: ReportResult; timings: TimeBreakdown }> {
   const log = opts.log ?? (() => {});
+  const t0 = performance.now();
+  const clock = () => (performance.now() - t0) / 1000;
+  const { oracle, counts } = countingOracle(opts.oracle);
   const bench = loadBenchmark(benchmarkDirOf(opts.runDir));
   for (const r of bench.rejections) log(`rejected ${r.file}${r.line ? `:${r.line}` : ''}${r.record ? ` ${r.record}` : ''} ${r.field}: ${r.message}`);
   const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
   for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);
   const corpusIds = bench.corpus.map((c) => c.corpus_id);
+  const tRank = clock();
   const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
   const failed: ScoringManifest['failed_configs'] = [];
   for (const source of configs) {
@@ -65,7 +73,9 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
 
   // Each ranking's top-10 plus the rest of the tied group at rank 10 (the tie-aware metrics need its verdicts).
   const toExecute = ranked.map((r) => r.rankings.map((q) => ({ ...q, top: q.top.subarray(0, executionDepth(q)) })));
-  const exec = await executeTopK(bench, toExecute, opts.oracle, { depth: RANK_DEPTH, onProgress: opts.onExecProgress });
+  const tExec = clock();
+  const exec = await executeTopK(bench, toExecute, oracle, { depth: RANK_DEPTH, onProgress: opts.onExecProgress, runNotDefined: opts.runNotDefined });
+  const tScore = clock();
   log(`judged ${exec.pairs} distinct (query, snippet) pairs: ${exec.not_defined} not_defined (not run), ${exec.cached} from cache`);
 
   const scored = ranked.map(({ config_id, rankings }) => ({
@@ -106,8 +116,22 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     bootstrap,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
+  const tReport = clock();
   const report = writeReport(opts.runDir, bootstrap);
-  return { manifest, report };
+  const timings: TimeBreakdown = {
+    phases: [
+      ['load', tRank],
+      ['rank', tExec - tRank],
+      ['execute top 10', tScore - tExec],
+      ['score + write', tReport - tScore],
+      ['report', clock() - tReport],
+    ],
+    total_s: clock(),
+    executions: { skipped: exec.not_defined, ...counts() },
+  };
+  // Where the time went: the one scoring file that differs from run to run.
+  writeJsonAtomic(join(scoringDir(opts.runDir), 'timings.json'), timings);
+  return { manifest, report, timings };
 }
 
 /** Default bootstrap seed (recorded in summary.json; change it with --seed). */

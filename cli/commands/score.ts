@@ -4,6 +4,7 @@ import { resolveRunDir } from '../../activities/paths.ts';
 import { DEFAULT_SEED, scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { stderrProgress } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
+import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
 export function registerScore(program: Command): void {
   program
@@ -25,7 +26,7 @@ export function registerScore(program: Command): void {
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrProgress();
       try {
-        const { manifest, report } = await scoreRun({
+        const { manifest, report, timings } = await scoreRun({
           runDir,
           oracle,
           configs: opts.configs?.split(',').map((s) => s.trim()).filter(Boolean),
@@ -42,6 +43,7 @@ export function registerScore(program: Command): void {
         console.log(headlineText(report.stats));
         console.log('');
         console.log(`report: ${report.dir}/report.md, ${report.dir}/report.html`);
+        console.error(formatBreakdown(timings));
         if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;
       } finally {
         await oracle.close();

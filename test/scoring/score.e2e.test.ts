@@ -57,6 +57,13 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(m.n_queries, 4);
     // 9 corpus items, every one in each query's top-10: 4 × 9 distinct pairs, each executed once.
     assert.equal(m.executions.pairs, 36);
+    // Where the time went: every pair is skipped (not_defined), run, or answered by the cache, once.
+    const t = JSON.parse(readFileSync(join(runDir, 'scoring', 'timings.json'), 'utf8'));
+    assert.deepEqual(t, result.timings);
+    assert.deepEqual(t.phases.map((p: [string, number]) => p[0]), ['load', 'rank', 'execute top 10', 'score + write', 'report']);
+    assert.equal(t.executions.skipped, m.executions.not_defined);
+    assert.ok(m.executions.not_defined > 0, 'other queries\' snippets that define none of the called names');
+    assert.equal(t.executions.skipped + t.executions.run + t.executions.cached, 36);
   });
 
   test('rankings Parquet: top list in score order (read back with pyarrow)', () => {

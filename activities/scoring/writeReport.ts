@@ -13,6 +13,7 @@ import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writ
 import { readRankingsParquet } from './rankingsParquet.ts';
 import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
 import { definitionsByName } from '../../core/report/glossary.ts';
+import { buildLeaderboard, leaderboardCsv } from '../../core/report/leaderboard.ts';
 import type { ScoringManifest } from './scoreRun.ts';
 
 export interface ReportOptions {
@@ -29,7 +30,7 @@ export interface ReportResult {
 
 /**
  * `execretrieval report <run>`: everything people read, from what `score` stored (no execution, no ranking):
- * summary.json, scores.parquet, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
+ * summary.json, scores.parquet, leaderboard.{csv,json}, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
  * runs/<id>/export/ (BEIR layout, TREC runs + qrels).
  */
 export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
@@ -79,6 +80,9 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   };
   put('summary.json', (p) => writeJsonAtomic(p, summary));
   put('scores.parquet', (p) => writeScoresParquet(p, configs));
+  const leaderboard = buildLeaderboard(stats);
+  put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
+  put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
   put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length })));
   put('report.html', (p) =>

@@ -8,6 +8,7 @@ import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
 import { registerReport } from './report.ts';
 import { registerCompare } from './compare.ts';
+import { registerCompareRuns } from './compareRuns.ts';
 import { registerEmbed } from './embed.ts';
 import { registerSimilarity } from './similarity.ts';
 import { registerConfigs } from './configs.ts';
@@ -24,7 +25,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerBuild,
   registerImport,
   registerRepo,
-  registerScore, registerReport, registerCompare,
+  registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
   registerUi, registerRuns,

@@ -133,6 +133,19 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     }
     assert.ok(checked > 3 * 30, `${checked} statistics checked`);
     assert.equal(summary.definitions.deception_rate.includes('strictly above'), true);
+    // Leaderboard: headline order (exec@1 desc), the winner first, the same numbers as summary.json.
+    const lb = JSON.parse(readFileSync(join(rdir, 'leaderboard.json'), 'utf8'));
+    assert.deepEqual(lb.entries.map((x: { config_id: string }) => x.config_id), ['canonical-first', 'toy', 'bm25'].sort(
+      (a, b) => summary.estimates[b]['exec@1'].estimate - summary.estimates[a]['exec@1'].estimate || summary.estimates[b]['exec@1_ta'].estimate - summary.estimates[a]['exec@1_ta'].estimate || (a < b ? -1 : 1),
+    ));
+    assert.equal(lb.entries[0].winner, true);
+    const csv = readFileSync(join(rdir, 'leaderboard.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (name: string) => csv[0].indexOf(name);
+    assert.equal(csv.length, 1 + 3);
+    for (const row of csv.slice(1)) {
+      assert.equal(Number(row[col('exec@1')]), summary.estimates[row[col('config_id')]]['exec@1'].estimate);
+      assert.equal(Number(row[col('deception_rate_ci_low')]), summary.estimates[row[col('config_id')]].deception_rate.ci_low);
+    }
     const md = readFileSync(join(rdir, 'report.md'), 'utf8');
     assert.match(md, /## Headline/);
     assert.match(md, /\| \([a-c]\) toy \| 0\.500 \[/);

@@ -46,6 +46,12 @@ export const ExecResult = z.object({
    * cached, never counted as the code's failure and never scored: callers retry it, then stop loudly.
    */
   infra_error: z.string().optional(),
+  /**
+   * How each outcome was judged, parallel to `outcomes`: `parent` when the sandbox's judge compared a plain-data
+   * value the code returned (the code never saw the expected value), `child` when the test ran whole next to
+   * the code (multi-statement tests, pytest.raises, check programs). Absent on results from the cache.
+   */
+  judged: z.array(z.enum(['parent', 'child'])).optional(),
 });
 export type ExecResult = z.infer<typeof ExecResult>;
 

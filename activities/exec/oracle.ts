@@ -3,9 +3,9 @@ import { suiteSources, type ExecRequest, type ExecResult, type TestSuite } from 
 import { stateDir } from '../paths.ts';
 import { ExecCache, execContentKey, execRunKey } from './cache.ts';
 import { SandboxPool, runnerVersion } from './pool.ts';
-import type { Oracle, OracleOptions } from './types.ts';
+import type { Oracle, OracleOptions, SandboxLayers } from './types.ts';
 
-export type { Oracle, OracleOptions } from './types.ts';
+export type { Oracle, OracleOptions, SandboxLayers } from './types.ts';
 
 export const DEFAULT_TIMEOUT_S = 5;
 
@@ -53,10 +53,28 @@ class CachedOracle implements Oracle {
     this.cache?.close();
   }
 
+  async layers(): Promise<SandboxLayers> {
+    if (!this.pool.lastLayers) await this.pool.run('pass', { kind: 'asserts', tests: ['assert True'] }, 1, 5);
+    return this.pool.lastLayers ?? {};
+  }
+
+  /**
+   * Runs the suite; when infrastructure decided the outcome (a child killed from outside, a dead or broken
+   * server, a scratch directory that would not go), runs it once more. A second infrastructure failure is
+   * returned with `infra_error` set and is never cached.
+   */
   private async execute(content: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
-    const raw = await this.pool.run(code, suite, suiteSources(suite).length, timeoutS);
-    if (this.cache && !raw.infraFailure) this.cache.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
-    return { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: raw.outcomes.every((o) => o === 'pass'), cached: false };
+    const n = suiteSources(suite).length;
+    let raw = await this.pool.run(code, suite, n, timeoutS);
+    if (raw.infraError) raw = await this.pool.run(code, suite, n, timeoutS);
+    const result: ExecResult = { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: !raw.infraError && raw.outcomes.every((o) => o === 'pass'), cached: false };
+    if (raw.judged) result.judged = raw.judged;
+    if (raw.infraError) {
+      result.infra_error = raw.infraError;
+      return result;
+    }
+    this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    return result;
   }
 }
 

@@ -1,14 +1,37 @@
 import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
 
 /**
+ * Which isolation layers were in force for a suite, as the sandbox reports them (infra/runner/sandbox.py):
+ * `view` (read-only minimal root), `private_tmp` (own mount namespace, capped tmpfs /tmp and /dev/shm),
+ * `netns`, `uid` (one per fork server), `caps_kept` (capability numbers kept; empty with a view),
+ * `landlock` with `landlock_abi`, `seccomp`, `audit_hook`; `view_error` says why the view is missing.
+ */
+export interface SandboxLayers {
+  view?: boolean;
+  view_error?: string;
+  private_tmp?: boolean;
+  netns?: boolean;
+  uid?: number;
+  caps_kept?: number[];
+  landlock?: boolean;
+  landlock_abi?: number;
+  seccomp?: boolean;
+  audit_hook?: boolean;
+  [layer: string]: unknown;
+}
+
+/**
  * The execution oracle: runs (code, test suite) pairs in sandboxed Python children, through the execution
  * cache. A result for the same (runner version, code, suite, timeout) is never computed twice, and a run that
- * finished under a shorter timeout answers a longer one (see cache.ts).
+ * finished under a shorter timeout answers a longer one (see cache.ts). A result with `infra_error` set is
+ * never cached: the suite was run twice and infrastructure failed both times.
  */
 export interface Oracle {
   run(req: ExecRequest): Promise<ExecResult>;
   /** Runs many requests with bounded concurrency; results in input order. */
   runMany(reqs: readonly ExecRequest[], opts?: { onProgress?: (done: number, total: number) => void }): Promise<ExecResult[]>;
+  /** The isolation layers in force (runs one trivial suite if none has run yet), for manifests and `validate --json`. */
+  layers?(): Promise<SandboxLayers>;
   close(): Promise<void>;
 }
 

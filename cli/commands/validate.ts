@@ -1,21 +1,47 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { relative } from 'node:path';
-import { getProfile } from '../../core/gate/profiles.ts';
+import { PROFILES, getProfile } from '../../core/gate/profiles.ts';
 import { STAGES } from '../../core/gate/rules.ts';
 import { openOracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { stderrProgress } from '../progress.ts';
 
+/** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
+export const MAX_TIMEOUT_S = 3600;
+
+/** A bad argument: one line, exit code 2 (1 means rejected records). */
+function usageError(message: string): InvalidArgumentError {
+  const err = new InvalidArgumentError(message);
+  err.exitCode = 2;
+  return err;
+}
+
+/** `--timeout`: a finite number of seconds in (0, 3600]; anything else is a one-line usage error. */
+export function parseTimeout(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_S) {
+    throw usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_S}], got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+/** `--profile`: one of the gate profiles. */
+export function parseProfile(v: string): string {
+  if (!(v in PROFILES)) throw usageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
 export function registerValidate(program: Command): void {
   program
     .command('validate')
+    .showHelpAfterError(false)
     .description('Run the five-stage validation gate (schema, AST semantics, canonical execution, distractor execution, corpus integrity) and the two integrity sweeps over tasks')
     .argument('<tasks>', 'a tasks .jsonl file, or a directory of them')
-    .option('--profile <name>', 'bounds on distractors and tests: default (4 distractors, 7-10 tests), mbpp (1-4, 3), canonical (0-4, any)', 'default')
-    .option('--timeout <seconds>', 'per-suite timeout', (v) => Number(v), 5)
+    .option('--profile <name>', 'bounds on distractors and tests: default (4 distractors, 7-10 tests), mbpp (1-4, 3), canonical (0-4, any)', parseProfile, 'default')
+    .option('--timeout <seconds>', `per-suite timeout, a number of seconds in (0, ${MAX_TIMEOUT_S}]`, parseTimeout, 5)
     .option('--json', 'print the full report as JSON on stdout')
-    .addHelpText('after', '\nExit code: 0 when every record is accepted, 1 when any record is rejected or unreadable.')
+    .addHelpText('after', '\nExit code: 0 when every record is accepted, 1 when any record is rejected or unreadable, 2 for a bad argument.')
     .action(async (path: string, opts: { profile: string; timeout: number; json?: boolean }) => {
       const profile = getProfile(opts.profile);
       const { items, errors } = loadTasks(path);
@@ -26,7 +52,8 @@ export function registerValidate(program: Command): void {
         progress.done();
         if (opts.json) {
           const { accepted, ...rest } = report;
-          console.log(JSON.stringify({ ...rest, accepted: accepted.map((t) => t.task_id), unreadable: errors }, null, 2));
+          const sandbox_layers = (await oracle.layers?.()) ?? {};
+          console.log(JSON.stringify({ ...rest, accepted: accepted.map((t) => t.task_id), unreadable: errors, sandbox_layers }, null, 2));
         } else {
           const rel = (f?: string) => (f ? relative(process.cwd(), f) : '?');
           console.log(`profile ${profile.name}: ${report.total} tasks read, ${report.accepted.length} accepted, ${report.total - report.accepted.length} rejected, ${errors.length} unreadable records`);

@@ -1,0 +1,289 @@
+"""The sandbox child: isolates itself, then runs one plan (the candidate's code and the child's share of each test).
+
+It never sees an expected value of a parent-judged test: for those it evaluates the candidate side only and
+reports the value as plain data. What it writes on its result pipe is a report, never a verdict the judge
+believes for a parent-judged test; the zygote checks the report's shape line by line (sandbox_zygote.py).
+"""
+
+import builtins
+import ctypes
+import json
+import math
+import os
+import re
+import resource
+import signal
+import sys
+import tempfile
+import types
+
+import sandbox_kernel as kernel
+import sandbox_values as values
+
+OUTPUT_CAP = 64 * 1024
+MESSAGE_CAP = 200
+
+
+# ---------------------------------------------------------------- the pytest shim (raises, approx)
+class _RaisesContext:
+    def __init__(self, expected, match=None):
+        self.expected = expected
+        self.match = match
+        self.value = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            raise AssertionError(f"DID NOT RAISE {self.expected!r}")
+        if not issubclass(exc_type, self.expected):
+            return False
+        if self.match is not None and not re.search(self.match, str(exc)):
+            raise AssertionError(f"Regex pattern {self.match!r} did not match {str(exc)!r}")
+        self.value = exc
+        return True
+
+
+class _Approx:
+    def __init__(self, expected, rel, abs_):
+        self.expected, self.rel, self.abs = expected, rel, abs_
+
+    def __eq__(self, other):
+        return math.isclose(other, self.expected, rel_tol=self.rel, abs_tol=self.abs)
+
+
+def _make_pytest_shim():
+    mod = types.ModuleType("pytest")
+    mod.raises = lambda expected, match=None: _RaisesContext(expected, match)
+    mod.approx = lambda expected, rel=1e-6, abs=1e-12: _Approx(expected, rel, abs)
+    return mod
+
+
+PYTEST = _make_pytest_shim()
+sys.modules["pytest"] = PYTEST
+
+
+# ---------------------------------------------------------------- first layer: the audit hook
+class _CappedText:
+    """sys.stdout/sys.stderr replacement: counts what is written, keeps nothing."""
+
+    def __init__(self):
+        self.size = 0
+
+    def write(self, s):
+        self.size += len(s)
+        return len(s)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def classify(exc):
+    if isinstance(exc, AssertionError):
+        msg = str(exc)
+        if not msg:
+            return "FAIL"
+        return "FAIL: " + msg.replace("\n", " ")[:MESSAGE_CAP]
+    return "ERROR: " + type(exc).__name__
+
+
+def _within(path, root):
+    try:
+        real = os.path.realpath(path)
+    except Exception:
+        return False
+    return real == root or real.startswith(root + os.sep)
+
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_ALWAYS_REFUSED = {
+    "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec", "os.system", "subprocess.Popen",
+    "os.kill", "os.killpg", "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo",
+    "socket.sendto", "os.setuid", "os.chroot", "sys.setprofile", "sys.settrace",
+}
+_PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown", "os.symlink",
+                "os.link", "os.truncate", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move"}
+
+
+def _install_audit_hook(scratch):
+    """A first layer only: a hook sees Python-level events, not what ctypes or dir_fd calls do; the kernel
+    layers below it are what actually hold."""
+    def hook(event, args):
+        if event in _ALWAYS_REFUSED:
+            raise PermissionError(f"sandbox: {event} is not allowed")
+        if event == "open":
+            path, mode, flags = (tuple(args) + (None, None, None))[:3]
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+                isinstance(flags, int) and flags & _WRITE_FLAGS)
+            if writing and isinstance(path, (str, bytes, os.PathLike)) and not _within(os.fsdecode(path), scratch):
+                raise PermissionError(f"sandbox: writing outside the scratch directory: {path!r}")
+        elif event in _PATH_EVENTS:
+            for p in args[:2]:
+                if isinstance(p, (str, bytes, os.PathLike)) and not _within(os.fsdecode(p), scratch):
+                    raise PermissionError(f"sandbox: {event} outside the scratch directory")
+
+    sys.addaudithook(hook)
+
+
+# ---------------------------------------------------------------- privileges and limits
+PR_SET_PDEATHSIG, PR_SET_KEEPCAPS, PR_CAPBSET_DROP = 1, 8, 24
+CAP_DAC_READ_SEARCH = 2
+_SYS_CAPSET = {"x86_64": 126, "aarch64": 91}.get(os.uname().machine)
+_libc = kernel._libc
+
+
+def drop_root(uid, keep_read_search):
+    """Become `uid` with an empty bounding set. With the read-only view in place nothing else is needed to
+    import the stdlib; without it (no mount namespace) the interpreter may live where `uid` cannot read
+    (pyenv under /root, mode 0700), so CAP_DAC_READ_SEARCH is kept alone, and Landlock confines what it reads.
+    Returns the capabilities kept."""
+    keep = {CAP_DAC_READ_SEARCH} if keep_read_search else set()
+    if keep:
+        _libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0)
+    for cap in range(64):
+        if cap not in keep:
+            _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)  # without KEEPCAPS this clears every capability
+    if keep and _SYS_CAPSET is not None:
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+        bit = 1 << CAP_DAC_READ_SEARCH
+        data = (ctypes.c_uint32 * 6)(bit, bit, 0, 0, 0, 0)  # effective, permitted, inheritable (x2 words)
+        _libc.syscall(_SYS_CAPSET, header, data)
+        _libc.prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0)
+    _libc.prctl(kernel.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    return sorted(keep)
+
+
+def set_limits(timeout_s, memory_mb):
+    cpu = int(timeout_s) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    mem = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024 * 1024,) * 2)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # Counts every process of this uid (one per fork server): 1 means this child may not fork or start threads.
+    resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+
+
+def isolate(plan, env, result_fd):
+    """Everything the child does to itself before candidate code runs. Returns the layers in force.
+
+    `env` is the zygote's environment: {"uid", "view": bool, "scratch" (None with a view), "landlock_paths":
+    (read, write, device files), "seccomp": bytes | None}."""
+    info = {}
+    try:
+        os.setsid()
+    except PermissionError:  # already a process-group leader (the `once` baseline is started detached)
+        pass
+    root = os.geteuid() == 0
+    if env["view"]:
+        info["private_tmp"] = kernel.private_namespaces(env["uid"])
+        info["netns"] = info["private_tmp"]
+        scratch = "/tmp"
+    else:
+        info["private_tmp"] = False
+        info["netns"] = root and kernel.own_netns()
+        scratch = env["scratch"]
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    os.closerange(3, result_fd)
+    os.closerange(result_fd + 1, 65536)
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update({"PATH": "/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8"})
+    tempfile.tempdir = scratch
+    if root:
+        info["uid"] = env["uid"]
+        info["caps_kept"] = drop_root(env["uid"], keep_read_search=not env["view"])
+    else:
+        info["uid"] = os.getuid()
+        info["caps_kept"] = []
+        _libc.prctl(kernel.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    # After the uid change (which clears it): die with the zygote, never outlive it.
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    set_limits(plan["timeout_s"], plan.get("memory_mb", 1024))
+    read, write, devices = env["landlock_paths"]
+    ruleset_fd, _ = kernel.landlock_ruleset(read, [scratch if p == env.get("scratch_root") else p for p in write], devices)
+    info["landlock"] = kernel.landlock_restrict(ruleset_fd)
+    if ruleset_fd >= 0:
+        os.close(ruleset_fd)
+    info["seccomp"] = kernel.seccomp_apply(env["seccomp"])
+    sys.stdout = _CappedText()
+    sys.stderr = _CappedText()
+    sys.stdin = None
+    _install_audit_hook(os.path.realpath(scratch))
+    info["audit_hook"] = True
+    return info
+
+
+# ---------------------------------------------------------------- running the plan
+def _write_line(fd, text):
+    data = (text + "\n").encode()
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _value_line(i, value):
+    """The report line (JSON text) for a parent-judged test: the value as plain data, or the reason it cannot
+    cross."""
+    try:
+        text = json.dumps({"i": i, "v": values.encode(value)})
+    except values.Untrusted as exc:
+        return json.dumps({"i": i, "o": str(exc)})
+    except (RecursionError, MemoryError, ValueError, TypeError):
+        return json.dumps({"i": i, "o": "ERROR: value too large"})
+    if len(text) > values.MAX_BYTES:
+        return json.dumps({"i": i, "o": "ERROR: value too large"})
+    return text
+
+
+def run_plan(plan, env, result_fd, emit=None):
+    """Runs in the child. With `emit` None, writes report lines to `result_fd` and exits the process; with
+    `emit` (the `once` baseline) passes each line, as JSON text, to it and returns."""
+    send = emit or (lambda text: _write_line(result_fd, text))
+    try:
+        info = isolate(plan, env, result_fd)
+        send(json.dumps({"sandbox": info}))
+        items = plan["items"]
+        try:
+            code_obj = compile(plan["code"], "<candidate>", "exec")
+            setup_obj = compile(plan["setup"], "<setup>", "exec") if plan.get("setup") else None
+            objs = [compile(it["e"], f"<test {i}>", "eval") if "e" in it else compile(it["s"], f"<test {i}>", "exec")
+                    for i, it in enumerate(items)]
+        except BaseException as exc:  # syntax errors, null bytes, surrogates: every test gets the same verdict
+            outcome = "ERROR: " + type(exc).__name__
+            for i in range(len(items)):
+                send(json.dumps({"i": i, "o": outcome}))
+            objs = None
+        entry = plan.get("entry_point")
+        for i, obj in enumerate(objs or ()):
+            ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
+            try:
+                exec(code_obj, ns)
+                if setup_obj is not None:
+                    exec(setup_obj, ns)
+                if "e" in items[i]:
+                    line = _value_line(i, eval(obj, ns))
+                else:
+                    exec(obj, ns)
+                    if entry:
+                        ns["check"](ns[entry])
+                    line = json.dumps({"i": i, "o": "pass"})
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
+                line = json.dumps({"i": i, "o": classify(exc)})
+            send(line)
+    except BaseException:
+        if emit is None:
+            os._exit(70)
+        raise
+    if emit is None:
+        os._exit(0)

@@ -1,0 +1,133 @@
+"""Plain data across the trust boundary: the child encodes the value its candidate produced, the judge decodes it.
+
+Only values whose type is *exactly* one of None, bool, int, float, complex, str, bytes, list, tuple, dict, set
+and frozenset (nested) cross. Exact type, never isinstance: a subclass can override `__eq__`, `__hash__` or
+`__iter__`, and the point of crossing as data is that no candidate code runs when the judge compares. The judge
+rebuilds the value from its own builtin types, so whatever the candidate patched in its own interpreter is gone.
+
+Encoding: every value is a two-element JSON list [tag, payload]. Integers and floats travel as hex strings
+(exact, no 4300-digit str() limit, NaN and infinities included). The encoder stops at MAX_DEPTH levels and at
+MAX_ITEMS values in all; the caller caps the encoded size. The decoder trusts nothing: it checks every tag,
+payload type, depth and count itself, since a hostile child can write any bytes on its result pipe.
+"""
+
+MAX_DEPTH = 64
+MAX_ITEMS = 200_000
+MAX_BYTES = 4 * 1024 * 1024
+
+
+class Untrusted(Exception):
+    """The value cannot cross as plain data; the message is the test's outcome."""
+
+
+def encode(value):
+    budget = [MAX_ITEMS]
+    return _enc(value, 0, budget)
+
+
+def _enc(v, depth, budget):
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Untrusted("ERROR: value too large")
+    if depth > MAX_DEPTH:
+        raise Untrusted("ERROR: value too deep")
+    t = type(v)
+    if v is None:
+        return ["n", 0]
+    if t is bool:
+        return ["b", v]
+    if t is int:
+        return ["i", hex(v)]
+    if t is float:
+        return ["f", v.hex()]
+    if t is complex:
+        return ["c", [v.real.hex(), v.imag.hex()]]
+    if t is str:
+        return ["s", v]
+    if t is bytes:
+        return ["y", v.hex()]
+    if t is list or t is tuple or t is set or t is frozenset:
+        items = list.__iter__(v) if t is list else tuple.__iter__(v) if t is tuple else set.__iter__(v) if t is set else frozenset.__iter__(v)
+        return [_SEQ_TAG[t], [_enc(x, depth + 1, budget) for x in items]]
+    if t is dict:
+        return ["d", [[_enc(k, depth + 1, budget), _enc(x, depth + 1, budget)] for k, x in dict.items(v)]]
+    raise Untrusted("ERROR: untrusted value type " + _type_name(t))
+
+
+_SEQ_TAG = {list: "l", tuple: "t", set: "S", frozenset: "F"}
+
+
+def _type_name(t):
+    try:
+        name = type.__getattribute__(t, "__name__")
+    except Exception:
+        return "?"
+    return name if type(name) is str else "?"
+
+
+class BadValue(Exception):
+    """The child's report is not a well-formed encoded value."""
+
+
+def decode(data):
+    count = [MAX_ITEMS]
+    return _dec(data, 0, count)
+
+
+def _hex_int(p):
+    if type(p) is not str or len(p) > 2 * MAX_BYTES:
+        raise BadValue("int payload")
+    return int(p, 16)
+
+
+def _hex_float(p):
+    if type(p) is not str or len(p) > 64:
+        raise BadValue("float payload")
+    return float.fromhex(p)
+
+
+def _dec(node, depth, count):
+    count[0] -= 1
+    if count[0] < 0 or depth > MAX_DEPTH:
+        raise BadValue("too large")
+    if type(node) is not list or len(node) != 2 or type(node[0]) is not str:
+        raise BadValue("not a [tag, payload] pair")
+    tag, p = node
+    if tag == "n":
+        return None
+    if tag == "b":
+        if type(p) is not bool:
+            raise BadValue("bool payload")
+        return p
+    if tag == "i":
+        return _hex_int(p)
+    if tag == "f":
+        return _hex_float(p)
+    if tag == "c":
+        if type(p) is not list or len(p) != 2:
+            raise BadValue("complex payload")
+        return complex(_hex_float(p[0]), _hex_float(p[1]))
+    if tag == "s":
+        if type(p) is not str:
+            raise BadValue("str payload")
+        return p
+    if tag == "y":
+        if type(p) is not str:
+            raise BadValue("bytes payload")
+        return bytes.fromhex(p)
+    if tag in ("l", "t", "S", "F"):
+        if type(p) is not list:
+            raise BadValue("sequence payload")
+        items = [_dec(x, depth + 1, count) for x in p]
+        return items if tag == "l" else tuple(items) if tag == "t" else set(items) if tag == "S" else frozenset(items)
+    if tag == "d":
+        if type(p) is not list:
+            raise BadValue("dict payload")
+        out = {}
+        for pair in p:
+            if type(pair) is not list or len(pair) != 2:
+                raise BadValue("dict item")
+            out[_dec(pair[0], depth + 1, count)] = _dec(pair[1], depth + 1, count)
+        return out
+    raise BadValue("unknown tag")
+

@@ -1,0 +1,268 @@
+"""The zygote: forks one child per plan, reads its report strictly, always kills and reaps it.
+
+The zygote is forked by the judge before the judge reads any request, and it only ever receives plans (the
+candidate's code and the candidate side of each test), so a child forked from it finds no expected value in
+its memory. It never runs candidate code itself.
+"""
+
+import json
+import os
+import select
+import signal
+import stat
+import tempfile
+import time
+
+import sandbox_child as child
+import sandbox_kernel as kernel
+import sandbox_values as values
+from sandbox_wire import read_frame, write_frame
+
+LINE_CAP = values.MAX_BYTES + 4096
+TOTAL_CAP = 64 * 1024 * 1024
+UID_BASE = 0x10000000  # + the judge's pid: one uid per live fork server, so siblings cannot signal each other
+
+
+# ---------------------------------------------------------------- environment, prepared once
+def prepare(judge_pid, scratch_root):
+    """Build what every child shares: the view (root only), the Landlock ruleset, the seccomp program."""
+    env = {"uid": UID_BASE + judge_pid, "view": False, "scratch_root": scratch_root, "view_error": None}
+    if os.geteuid() == 0:
+        mountpoint = tempfile.mkdtemp(prefix="view-", dir=scratch_root)
+        try:
+            kernel.build_view(mountpoint)
+            env["view"] = True
+        except OSError as exc:
+            env["view_error"] = str(exc)
+    read_paths = [p for p in kernel.view_paths() if os.path.exists(p)]
+    write_paths = ["/tmp", "/dev/shm"] if env["view"] else [scratch_root]
+    # Landlock rules hold inodes, so the ruleset is built by each child once its own /tmp is mounted.
+    env["landlock_paths"] = (read_paths, write_paths, list(kernel.DEVICES))
+    env["landlock_abi"] = kernel.landlock_abi()
+    env["seccomp"] = kernel.seccomp_program()
+    return env
+
+
+def serve(req_fd, res_fd, env):
+    reader, writer = os.fdopen(req_fd, "rb"), os.fdopen(res_fd, "wb")
+    while True:
+        plan = read_frame(reader)
+        if plan is None:
+            os._exit(0)
+        write_frame(writer, run_forked(plan, env))
+
+
+# ---------------------------------------------------------------- one suite
+class _Report:
+    """What the child wrote, accepted line by line in the only order the runner writes it: one `sandbox`
+    line first, then test i for i = 0, 1, ... Anything else is a violation: reading stops, the child is
+    killed, and the tests not yet reported get `ERROR: BadReport` (only candidate code can cause it)."""
+
+    def __init__(self, kinds):
+        self.kinds = kinds  # "e" (value for the judge) or "s" (outcome decided in the child), per test
+        self.items = []
+        self.meta = None
+        self.violation = None
+        self.total = 0
+        self.partial = bytearray()
+
+    @property
+    def complete(self):
+        return len(self.items) == len(self.kinds)
+
+    def feed(self, chunk):
+        self.total += len(chunk)
+        if self.total > TOTAL_CAP:
+            self.violation = "report exceeds the byte cap"
+            return
+        start = 0
+        while self.violation is None:
+            nl = chunk.find(b"\n", start)
+            if nl < 0:
+                self.partial += chunk[start:]
+                if len(self.partial) > LINE_CAP:
+                    self.violation = "report line exceeds the byte cap"
+                return
+            self.partial += chunk[start:nl]
+            line, self.partial = bytes(self.partial), bytearray()
+            start = nl + 1
+            self._line(line)
+
+    def _line(self, line):
+        try:
+            msg = json.loads(line)
+        except (ValueError, RecursionError):
+            self.violation = "report line is not JSON"
+            return
+        if not isinstance(msg, dict):
+            self.violation = "report line is not an object"
+        elif self.meta is None:
+            if set(msg) != {"sandbox"} or not isinstance(msg["sandbox"], dict):
+                self.violation = "report does not start with the sandbox line"
+            else:
+                self.meta = msg["sandbox"]
+        elif self.complete or msg.get("i") != len(self.items) or type(msg.get("i")) is not int:
+            self.violation = "report line out of order"
+        elif self.kinds[msg["i"]] == "e" and set(msg) == {"i", "v"}:
+            self.items.append({"v": msg["v"]})
+        elif set(msg) == {"i", "o"} and isinstance(msg["o"], str) and not (self.kinds[msg["i"]] == "e" and msg["o"] == "pass"):
+            self.items.append({"o": msg["o"][: child.MESSAGE_CAP + 40]})
+        else:
+            self.violation = "report line has the wrong shape for its test"
+
+
+def _signal_name(sig):
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return str(sig)
+
+
+def _missing_outcome(timed_out, violation, status, killed_by_us):
+    """The outcome of every test the child did not report, and an infrastructure reason if the cause was
+    outside the code. Failing closed: no report means the test did not pass."""
+    if violation:
+        return "ERROR: BadReport", None
+    if timed_out:
+        return "TIMEOUT", None
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig == signal.SIGXCPU:
+            return "TIMEOUT", None
+        if sig == signal.SIGKILL and not killed_by_us:
+            # The child cannot send SIGKILL (seccomp) and no sibling can signal it (uid, Landlock scope): the
+            # kill came from outside (an operator, the OOM killer). Not the code's outcome.
+            return "ERROR: Signal(SIGKILL)", "child killed by SIGKILL from outside the sandbox"
+        return f"ERROR: Signal({_signal_name(sig)})", None
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    return f"ERROR: Exited({code})", None
+
+
+def _new_scratch(root, uid):
+    scratch = tempfile.mkdtemp(prefix="s-", dir=root)
+    if os.geteuid() == 0:
+        os.chown(scratch, uid, uid)
+    return scratch
+
+
+def remove_tree(path):
+    """rmtree that deep trees cannot break: iterative, through directory fds (no path grows, no recursion,
+    one open directory at a time), never following symlinks. True when `path` is gone."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    stack = []  # (name of the current directory in its parent, subdirectories of the parent still to do)
+    try:
+        pending = _clear_files(fd)
+        while True:
+            if pending:
+                name = pending.pop()
+                try:
+                    sub = os.open(name, flags, dir_fd=fd)
+                except OSError:
+                    os.unlink(name, dir_fd=fd)  # replaced by a non-directory meanwhile
+                    continue
+                stack.append((name, pending))
+                os.close(fd)
+                fd, pending = sub, _clear_files(sub)
+                continue
+            if not stack:
+                break
+            name, pending = stack.pop()
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(name, dir_fd=fd)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except OSError:
+        return False
+    return True
+
+
+def _clear_files(dir_fd):
+    """Unlink every non-directory in the directory; return the names of its subdirectories."""
+    subdirs = []
+    for name in os.listdir(dir_fd):
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        if stat.S_ISDIR(st.st_mode):
+            subdirs.append(name)
+        else:
+            os.unlink(name, dir_fd=dir_fd)
+    return subdirs
+
+
+def _kill_group(pid):
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def run_forked(plan, env):
+    kinds = ["e" if "e" in it else "s" for it in plan["items"]]
+    report = _Report(kinds)
+    scratch = None if env["view"] else _new_scratch(env["scratch_root"], env["uid"])
+    start = time.monotonic()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        child.run_plan(plan, {**env, "scratch": scratch}, w)  # never returns
+    os.close(w)
+    timed_out = killed_by_us = False
+    status = None
+    pidfd = os.pidfd_open(pid)
+    try:
+        deadline = start + float(plan["timeout_s"])
+        open_fds = [r, pidfd]
+        while status is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select(open_fds, [], [], left)
+            if r in ready:
+                chunk = os.read(r, 65536)
+                if chunk:
+                    report.feed(chunk)
+                    if report.violation:
+                        break
+                else:
+                    open_fds.remove(r)
+            if pidfd in ready:
+                # Exited: what it wrote before exiting is still in the pipe (nothing else holds its write end).
+                _, status = os.waitpid(pid, 0)
+                os.set_blocking(r, False)
+                try:
+                    while report.violation is None and (chunk := os.read(r, 65536)):
+                        report.feed(chunk)
+                except BlockingIOError:
+                    pass
+    finally:
+        if status is None:
+            _kill_group(pid)
+            killed_by_us = True
+            _, status = os.waitpid(pid, 0)
+        os.close(pidfd)
+        os.close(r)
+    wall_ms = (time.monotonic() - start) * 1000
+    infra = None
+    if scratch is not None and not remove_tree(scratch):
+        infra = f"scratch directory {scratch} could not be removed"
+    items = list(report.items)
+    if len(items) < len(kinds):
+        missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us)
+        infra = infra or why
+        items += [{"o": missing}] * (len(kinds) - len(items))
+    return {"items": items, "sandbox": report.meta or {}, "wall_ms": round(wall_ms, 3), "infra": infra,
+            "violation": report.violation}

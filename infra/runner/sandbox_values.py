@@ -1,7 +1,10 @@
 """Plain data across the trust boundary: the child encodes the value its candidate produced, the judge decodes it.
 
 Only values whose type is *exactly* one of None, bool, int, float, complex, str, bytes, list, tuple, dict, set
-and frozenset (nested) cross. Exact type, never isinstance: a subclass can override `__eq__`, `__hash__` or
+and frozenset, or one of the stdlib containers collections.Counter, OrderedDict, defaultdict and deque (nested),
+cross. The stdlib containers are rebuilt as themselves, so their own equality rules hold in the judge as they
+would have in the child (a Counter treats missing keys as zero, an OrderedDict compares order with another
+OrderedDict); a defaultdict's factory does not cross (equality ignores it). Exact type, never isinstance: a subclass can override `__eq__`, `__hash__` or
 `__iter__`, and the point of crossing as data is that no candidate code runs when the judge compares. The judge
 rebuilds the value from its own builtin types, so whatever the candidate patched in its own interpreter is gone.
 
@@ -10,6 +13,8 @@ Encoding: every value is a two-element JSON list [tag, payload]. Integers and fl
 MAX_ITEMS values in all; the caller caps the encoded size. The decoder trusts nothing: it checks every tag,
 payload type, depth and count itself, since a hostile child can write any bytes on its result pipe.
 """
+
+import collections
 
 MAX_DEPTH = 64
 MAX_ITEMS = 200_000
@@ -49,12 +54,18 @@ def _enc(v, depth, budget):
     if t is list or t is tuple or t is set or t is frozenset:
         items = list.__iter__(v) if t is list else tuple.__iter__(v) if t is tuple else set.__iter__(v) if t is set else frozenset.__iter__(v)
         return [_SEQ_TAG[t], [_enc(x, depth + 1, budget) for x in items]]
-    if t is dict:
-        return ["d", [[_enc(k, depth + 1, budget), _enc(x, depth + 1, budget)] for k, x in dict.items(v)]]
+    if t is dict or t in _MAPPING_TAG:
+        return [_MAPPING_TAG.get(t, "d"), [[_enc(k, depth + 1, budget), _enc(x, depth + 1, budget)] for k, x in dict.items(v)]]
+    if t is _DEQUE:
+        return ["q", [_enc(x, depth + 1, budget) for x in _DEQUE.__iter__(v)]]
     raise Untrusted("ERROR: untrusted value type " + _type_name(t))
 
 
 _SEQ_TAG = {list: "l", tuple: "t", set: "S", frozenset: "F"}
+# Captured at import, before any candidate code runs (a candidate may rebind collections.Counter later).
+_MAPPING_TAG = {collections.Counter: "C", collections.OrderedDict: "O", collections.defaultdict: "D"}
+_MAPPING_TYPE = {"d": dict, "C": collections.Counter, "O": collections.OrderedDict, "D": lambda: collections.defaultdict(None)}
+_DEQUE = collections.deque
 
 
 def _type_name(t):
@@ -115,19 +126,19 @@ def _dec(node, depth, count):
         if type(p) is not str:
             raise BadValue("bytes payload")
         return bytes.fromhex(p)
-    if tag in ("l", "t", "S", "F"):
+    if tag in ("l", "t", "S", "F", "q"):
         if type(p) is not list:
             raise BadValue("sequence payload")
         items = [_dec(x, depth + 1, count) for x in p]
-        return items if tag == "l" else tuple(items) if tag == "t" else set(items) if tag == "S" else frozenset(items)
-    if tag == "d":
+        return {"l": list, "t": tuple, "S": set, "F": frozenset, "q": _DEQUE}[tag](items) if tag != "l" else items
+    if tag in _MAPPING_TYPE:
         if type(p) is not list:
-            raise BadValue("dict payload")
-        out = {}
+            raise BadValue("mapping payload")
+        out = _MAPPING_TYPE[tag]()
         for pair in p:
             if type(pair) is not list or len(pair) != 2:
-                raise BadValue("dict item")
-            out[_dec(pair[0], depth + 1, count)] = _dec(pair[1], depth + 1, count)
+                raise BadValue("mapping item")
+            out[_dec(pair[0], depth + 1, count)] = _dec(pair[1], depth + 1, count)  # judge-side stdlib types only
         return out
     raise BadValue("unknown tag")
 

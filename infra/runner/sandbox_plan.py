@@ -1,7 +1,7 @@
 """The judge's half of a test: which tests the parent can decide, and the decision itself.
 
 A test of the form `assert <expr> <op> <literal>` (or `<literal> <op> <expr>`, or `assert <expr>` /
-`assert not <expr>`), with no message or a constant string message, is split: the child receives only the
+`assert not <expr>`), with no message or a constant one, is split: the child receives only the
 source of `<expr>`, evaluates it and sends back the value as plain data (sandbox_values); the judge, which
 never runs candidate code, compares it with the literal. The literal never enters the child's process, so
 the candidate cannot read it from memory, and no object the candidate built takes part in the comparison.
@@ -35,7 +35,7 @@ def split(test_src):
     """A parent-judged plan for one test, or None when the test must be judged in the child.
 
     Plan: {"expr": source evaluated in the child, "check": (op name, literal, literal_is_left) | ("truth",
-    negate), "msg": constant message or None}.
+    negate), "msg": the constant message as text, or None}.
     """
     try:
         mod = ast.parse(test_src, mode="exec")
@@ -46,9 +46,9 @@ def split(test_src):
     node = mod.body[0]
     msg = None
     if node.msg is not None:
-        if not (isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)):
+        if not isinstance(node.msg, ast.Constant):
             return None
-        msg = node.msg.value
+        msg = str(node.msg.value)  # what str(AssertionError(msg)) gives, as the child's classify would see it
     test = node.test
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         op = type(test.ops[0])

@@ -30,7 +30,8 @@ Covered:
   - the host: the child sees a read-only view holding the interpreter's prefix, /usr, two /etc files and
     four /dev nodes; its /tmp and /dev/shm are a private capped tmpfs that dies with it; Landlock allows
     writes only there (whatever the path, dir_fd or ctypes call), reads only beneath the view, no TCP
-    bind/connect, no abstract unix sockets or signals outside its domain; it has its own network namespace;
+    bind/connect, no abstract unix sockets or signals outside its domain; its network namespace (one per
+    fork server) holds nothing, not even a loopback that is up;
     seccomp refuses sockets, ptrace, mounts, namespaces, keyrings, bpf, io_uring, file handles, and
     sending SIGKILL. It runs as a uid of its own with no capabilities (CAP_DAC_READ_SEARCH included) and
     no_new_privs, under CPU, memory, file-size, open-file and process limits.

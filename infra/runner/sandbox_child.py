@@ -176,20 +176,21 @@ def isolate(plan, env, result_fd):
     """Everything the child does to itself before candidate code runs. Returns the layers in force.
 
     `env` is the zygote's environment: {"uid", "view": bool, "scratch" (None with a view), "landlock_paths":
-    (read, write, device files), "seccomp": bytes | None}."""
+    (read, write, device files) | None, "seccomp": bytes | None, "disabled": layers switched off (only the
+    per-layer benchmark, bench/sandbox-layers.py, switches any off)}."""
+    off = env.get("disabled", ())
     info = {}
     try:
         os.setsid()
     except PermissionError:  # already a process-group leader (the `once` baseline is started detached)
         pass
     root = os.geteuid() == 0
+    info["netns"] = env["netns"]
     if env["view"]:
         info["private_tmp"] = kernel.private_namespaces(env["uid"])
-        info["netns"] = info["private_tmp"]
         scratch = "/tmp"
     else:
         info["private_tmp"] = False
-        info["netns"] = root and kernel.own_netns()
         scratch = env["scratch"]
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
@@ -211,8 +212,10 @@ def isolate(plan, env, result_fd):
     # After the uid change (which clears it): die with the zygote, never outlive it.
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     set_limits(plan["timeout_s"], plan.get("memory_mb", 1024))
-    read, write, devices = env["landlock_paths"]
-    ruleset_fd, _ = kernel.landlock_ruleset(read, [scratch if p == env.get("scratch_root") else p for p in write], devices)
+    ruleset_fd = -1
+    if env["landlock_paths"] is not None:
+        read, write, devices = env["landlock_paths"]
+        ruleset_fd, _ = kernel.landlock_ruleset(read, [scratch if p == env.get("scratch_root") else p for p in write], devices)
     info["landlock"] = kernel.landlock_restrict(ruleset_fd)
     if ruleset_fd >= 0:
         os.close(ruleset_fd)
@@ -220,8 +223,9 @@ def isolate(plan, env, result_fd):
     sys.stdout = _CappedText()
     sys.stderr = _CappedText()
     sys.stdin = None
-    _install_audit_hook(os.path.realpath(scratch))
-    info["audit_hook"] = True
+    info["audit_hook"] = "audit_hook" not in off
+    if info["audit_hook"]:
+        _install_audit_hook(os.path.realpath(scratch))
     return info
 
 

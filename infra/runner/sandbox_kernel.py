@@ -6,8 +6,11 @@ the sandbox can say exactly which layers it had (sandbox.py records them per res
   view      (zygote, once)  a mount namespace whose root is a read-only tmpfs holding only what Python needs:
                             the interpreter's prefix and sys.path, /usr (shared libraries), a few /etc files,
                             /dev/{null,zero,urandom,random}; pivot_root into it, the host tree detached.
-  private   (child)         own mount and network namespace; a fresh size- and inode-capped tmpfs on /tmp (the
-                            scratch directory) and /dev/shm, gone with the child's namespace when it dies.
+  netns     (zygote, once)  a network namespace with nothing in it (loopback down), shared by the server's
+                            children, which run one at a time; per child it would cost ~1-3 ms for nothing more
+                            (sockets are refused by seccomp, abstract ones scoped by Landlock).
+  private   (child)         own mount namespace; a fresh size- and inode-capped tmpfs on /tmp (the scratch
+                            directory) and /dev/shm, gone with the child's namespace when it dies.
   landlock  (child)         read-only beneath the view's paths, read-write beneath /tmp and /dev/shm, no TCP
                             bind or connect, no signals and no abstract unix sockets outside its own domain.
   seccomp   (child)         refuses syscalls no test needs (sockets, ptrace, mounts, namespaces, keyrings, bpf,
@@ -105,8 +108,8 @@ def _bind_ro(src, dst):
 
 # ---------------------------------------------------------------- per child: private namespaces and scratch
 def private_namespaces(uid, tmp_mb=64, tmp_inodes=4096):
-    """Own mount + network namespace; fresh capped tmpfs on /tmp and /dev/shm owned by `uid`. Root only."""
-    if _libc.unshare(CLONE_NEWNS | CLONE_NEWNET) != 0:
+    """Own mount namespace; fresh capped tmpfs on /tmp and /dev/shm owned by `uid`. Root only."""
+    if _libc.unshare(CLONE_NEWNS) != 0:
         return False
     opts = f"uid={uid},gid={uid},mode=0700"
     _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mb}m,nr_inodes={tmp_inodes},{opts}")

@@ -24,22 +24,28 @@ UID_BASE = 0x10000000  # + the judge's pid: one uid per live fork server, so sib
 
 
 # ---------------------------------------------------------------- environment, prepared once
-def prepare(judge_pid, scratch_root):
-    """Build what every child shares: the view (root only), the Landlock ruleset, the seccomp program."""
-    env = {"uid": UID_BASE + judge_pid, "view": False, "scratch_root": scratch_root, "view_error": None}
-    if os.geteuid() == 0:
+LAYERS = ("view", "netns", "landlock", "seccomp", "audit_hook")
+
+
+def prepare(judge_pid, scratch_root, disabled=()):
+    """Build what every child shares: the view (root only), the Landlock paths, the seccomp program.
+    `disabled` switches layers off, for the per-layer benchmark only (the fork server never passes it)."""
+    env = {"uid": UID_BASE + judge_pid, "view": False, "scratch_root": scratch_root, "view_error": None,
+           "disabled": tuple(disabled)}
+    if os.geteuid() == 0 and "view" not in disabled:
         mountpoint = tempfile.mkdtemp(prefix="view-", dir=scratch_root)
         try:
             kernel.build_view(mountpoint)
             env["view"] = True
         except OSError as exc:
             env["view_error"] = str(exc)
+    env["netns"] = os.geteuid() == 0 and "netns" not in disabled and kernel.own_netns()
     read_paths = [p for p in kernel.view_paths() if os.path.exists(p)]
     write_paths = ["/tmp", "/dev/shm"] if env["view"] else [scratch_root]
     # Landlock rules hold inodes, so the ruleset is built by each child once its own /tmp is mounted.
-    env["landlock_paths"] = (read_paths, write_paths, list(kernel.DEVICES))
+    env["landlock_paths"] = None if "landlock" in disabled else (read_paths, write_paths, list(kernel.DEVICES))
     env["landlock_abi"] = kernel.landlock_abi()
-    env["seccomp"] = kernel.seccomp_program()
+    env["seccomp"] = None if "seccomp" in disabled else kernel.seccomp_program()
     return env
 
 

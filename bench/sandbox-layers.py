@@ -1,0 +1,77 @@
+"""Per-suite cost of each sandbox isolation layer (issue 11), measured in one run.
+
+For each configuration (every layer; every layer but one; none of the optional ones) a fresh process prepares a
+zygote environment exactly as the fork server does, then forks one child per suite for N suites of a small
+MBPP-like suite, one at a time, and reports the mean wall time per suite. A layer's cost is
+mean(all layers) - mean(all but that layer). Configurations are interleaved over several rounds, and the
+median per configuration is reported, because the machine is shared and noisy.
+
+Run: python3 -I bench/sandbox-layers.py [--suites N] [--rounds R]
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "infra", "runner"))
+
+CODE = "def f(xs):\n    return sorted(xs)[::-1]\n"
+PLAN = {"code": CODE, "setup": None, "entry_point": None, "timeout_s": 5, "memory_mb": 1024,
+        "items": [{"e": "f([3, 1, 2])"}, {"e": "f([])"}, {"e": "f([5, 5, 1])"}]}
+
+
+def measure(disabled, n):
+    import sandbox_zygote as zygote
+    root = tempfile.mkdtemp(prefix="er-layers-")
+    os.chmod(root, 0o755)
+    env = zygote.prepare(os.getpid(), root, disabled=disabled)
+    for _ in range(20):  # warm up
+        zygote.run_forked(PLAN, env)
+    r = zygote.run_forked(PLAN, env)
+    t0 = time.perf_counter()
+    for _ in range(n):
+        r = zygote.run_forked(PLAN, env)
+        assert all("v" in it for it in r["items"]), r
+    ms = (time.perf_counter() - t0) * 1000 / max(n, 1)
+    print(json.dumps({"ms": ms, "layers": r["sandbox"], "view": env["view"]}))
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--child":
+        measure(tuple(json.loads(args[1])), int(args[2]))
+        return
+    n = int(args[args.index("--suites") + 1]) if "--suites" in args else 300
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
+    import sandbox_zygote as zygote
+    configs = {"all layers": ()}
+    for layer in zygote.LAYERS:
+        configs[f"without {layer}"] = (layer,)
+    configs["none (fork, setsid, uid, rlimits only)"] = zygote.LAYERS
+    times = {k: [] for k in configs}
+    for _ in range(rounds):
+        for name, disabled in configs.items():
+            out = subprocess.run([sys.executable, "-I", __file__, "--child", json.dumps(list(disabled)), str(n)],
+                                 capture_output=True, text=True, check=True).stdout
+            times[name].append(json.loads(out)["ms"])
+    base = statistics.median(times["all layers"])
+    with open("/proc/loadavg") as fh:
+        load = fh.read().split()[:3]
+    print(f"{n} suites x {rounds} rounds per configuration, one worker; load average {' '.join(load)}")
+    for name, ts in times.items():
+        med = statistics.median(ts)
+        extra = "" if name == "all layers" else f"   layer cost {base - med:+.3f} ms" if name.startswith("without") else ""
+        print(f"  {name:42s} {med:7.3f} ms/suite{extra}")
+    # The view is built once per fork server (not per suite): time that too.
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-I", __file__, "--child", "[]", "0"], capture_output=True, check=True)
+    print(f"  one fork server's set-up incl. view + 20 warm-up suites: {(time.perf_counter() - t0) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -88,7 +88,8 @@ def make_plan(req):
         raise BadRequest("memory_mb must be an integer >= 16")
     if suite.get("kind") == "asserts" and isinstance(suite.get("tests"), list) and all(isinstance(t, str) for t in suite["tests"]):
         judges = [sandbox_plan.split(t) for t in suite["tests"]]
-        items = [{"e": j["expr"]} if j else {"s": t} for j, t in zip(judges, suite["tests"])]
+        items = [({"e": j["expr"], "opaque": True} if j["opaque_ok"] else {"e": j["expr"]}) if j else {"s": t}
+                 for j, t in zip(judges, suite["tests"])]
         setup, entry = suite.get("setup"), None
         if setup is not None and not isinstance(setup, str):
             raise BadRequest("suite.setup must be a string")

@@ -236,13 +236,15 @@ def _write_line(fd, text):
         data = data[os.write(fd, data):]
 
 
-def _value_line(i, value):
-    """The report line (JSON text) for a parent-judged test: the value as plain data, or the reason it cannot
-    cross."""
+def _value_line(i, value, opaque_ok):
+    """The report line (JSON text) for a parent-judged test: the value as plain data (or, where the test needs
+    no data, as an opaque object), or the reason it cannot cross."""
     try:
         text = json.dumps({"i": i, "v": values.encode(value)})
     except values.Untrusted as exc:
-        return json.dumps({"i": i, "o": str(exc)})
+        if not opaque_ok:
+            return json.dumps({"i": i, "o": str(exc)})
+        text = json.dumps({"i": i, "v": values.encode_opaque(value)})
     except (RecursionError, MemoryError, ValueError, TypeError):
         return json.dumps({"i": i, "o": "ERROR: value too large"})
     if len(text) > values.MAX_BYTES:
@@ -276,7 +278,7 @@ def run_plan(plan, env, result_fd, emit=None):
                 if setup_obj is not None:
                     exec(setup_obj, ns)
                 if "e" in items[i]:
-                    line = _value_line(i, eval(obj, ns))
+                    line = _value_line(i, eval(obj, ns), items[i].get("opaque", False))
                 else:
                     exec(obj, ns)
                     if entry:

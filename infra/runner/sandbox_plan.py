@@ -14,6 +14,8 @@ judged by the child.
 import ast
 import operator
 
+import sandbox_values as values
+
 _OPS = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
@@ -35,7 +37,9 @@ def split(test_src):
     """A parent-judged plan for one test, or None when the test must be judged in the child.
 
     Plan: {"expr": source evaluated in the child, "check": (op name, literal, literal_is_left) | ("truth",
-    negate), "msg": the constant message as text, or None}.
+    negate), "msg": the constant message as text, or None, "opaque_ok": whether a value of another type may
+    cross as an opaque object (identity with None/True/False and truth tests need no data: the truth value
+    of such an object is the child's word, as the object itself was the candidate's)}.
     """
     try:
         mod = ast.parse(test_src, mode="exec")
@@ -61,12 +65,14 @@ def split(test_src):
                 return None
             if _literal(cand)[0]:
                 return None  # both sides literal: nothing of the candidate's to judge; the child runs it whole
-            return {"expr": ast.unparse(cand), "check": (op.__name__, lit, lit_left), "msg": msg}
+            # Identity with a singleton needs no data: any other object only has to be reported as "an object".
+            return {"expr": ast.unparse(cand), "check": (op.__name__, lit, lit_left), "msg": msg,
+                    "opaque_ok": op in (ast.Is, ast.IsNot)}
         return None
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return {"expr": ast.unparse(test.operand), "check": ("truth", True), "msg": msg}
+        return {"expr": ast.unparse(test.operand), "check": ("truth", True), "msg": msg, "opaque_ok": True}
     if isinstance(test, (ast.Call, ast.Name, ast.Subscript, ast.Attribute)):
-        return {"expr": ast.unparse(test), "check": ("truth", False), "msg": msg}
+        return {"expr": ast.unparse(test), "check": ("truth", False), "msg": msg, "opaque_ok": True}
     return None
 
 
@@ -76,6 +82,8 @@ _OP_BY_NAME = {cls.__name__: fn for cls, fn in _OPS.items()}
 def judge(plan, value):
     """The outcome of a parent-judged test whose expression produced `value` (already decoded)."""
     check = plan["check"]
+    if isinstance(value, values.Opaque) and not plan.get("opaque_ok"):
+        return "ERROR: untrusted value type " + value.type_name
     try:
         if check[0] == "truth":
             ok = bool(value) != check[1]

@@ -87,13 +87,14 @@ describe('sandbox attacks (issue 11)', () => {
   });
 
   test('a correct candidate is still judged pass, by the parent, for every MBPP-style form', async () => {
-    const code = 'def f(x):\n    return x + 1\ndef h(x):\n    return None if x else {"a": (1, 2.5), "b": {3, 4}, "c": b"z", "d": frozenset([1]), "e": 2j, "f": -0.5}\n';
-    const suite = asserts('assert f(1) == 2', 'assert 3 == f(2)', 'assert f(1) != 5', 'assert h(1) is None', 'assert h(0) == {"a": (1, 2.5), "b": {3, 4}, "c": b"z", "d": {1}, "e": 2j, "f": -0.5}', 'assert f(0)', 'assert not h(1)', 'assert f(1) in [2, 3]', 'assert f(1) < 3, "msg"', 'x = f(1)\nassert x == 2');
+    const code = 'def f(x):\n    return x + 1\ndef h(x):\n    return None if x else {"a": (1, 2.5), "b": {3, 4}, "c": b"z", "d": frozenset([1]), "e": 2j, "f": -0.5}\nclass K:\n    pass\ndef k():\n    return K()\n';
+    // Identity with None and truth tests need no data: an object of any type crosses as an opaque one there.
+    const suite = asserts('assert k() is not None', 'assert k()', 'assert f(1) == 2', 'assert 3 == f(2)', 'assert f(1) != 5', 'assert h(1) is None', 'assert h(0) == {"a": (1, 2.5), "b": {3, 4}, "c": b"z", "d": {1}, "e": 2j, "f": -0.5}', 'assert f(0)', 'assert not h(1)', 'assert f(1) in [2, 3]', 'assert f(1) < 3, "msg"', 'x = f(1)\nassert x == 2');
     const r = await oracle.run({ code, suite });
-    assert.deepEqual(r.outcomes, new Array(10).fill('pass'));
-    assert.deepEqual(r.judged, [...new Array(9).fill('parent'), 'child']);
-    const bad = await oracle.run({ code: 'def f(x):\n    return x\n', suite: asserts('assert f(1) == 2, "off by one"', 'assert f(1) < "a"') });
-    assert.deepEqual(bad.outcomes, ['FAIL: off by one', 'ERROR: TypeError']);
+    assert.deepEqual(r.outcomes, new Array(12).fill('pass'));
+    assert.deepEqual(r.judged, [...new Array(11).fill('parent'), 'child']);
+    const bad = await oracle.run({ code: 'def f(x):\n    return x\n', suite: asserts('assert f(1) == 2, "off by one"', 'assert f(1) < "a"', 'assert f(None) is not None', 'assert f(object()) == 1') });
+    assert.deepEqual(bad.outcomes, ['FAIL: off by one', 'ERROR: TypeError', 'FAIL', 'ERROR: untrusted value type object']);
   });
 
   // ---------------------------------------------------------------- it cannot reach the host

@@ -7,7 +7,10 @@ export interface GateProfile {
   restrictBugTypes: boolean;
   /** Stage 4: the distractors must not all fail the identical subset of tests... */
   distinctFailureSubsets: boolean;
-  /** ...applied only to suites of at least this many tests (default 2: with one test every subset is the same). */
+  /**
+   * ...applied only to suites of at least this many tests; unset: to every suite (the paper's rule, which a
+   * one-test suite can never meet with two or more distractors).
+   */
   distinctSubsetsMinTests?: number;
   /** Stage 5: function names unique across the batch (the paper's registry rule). */
   uniqueFunctionNames: boolean;
@@ -44,7 +47,7 @@ export const PROFILES = {
 
 /** Does the distinct-failing-subset rule apply to a suite of `tests` tests under this profile? */
 export function distinctSubsetsApply(profile: GateProfile, tests: number): boolean {
-  return profile.distinctFailureSubsets && tests >= (profile.distinctSubsetsMinTests ?? 2);
+  return profile.distinctFailureSubsets && tests >= (profile.distinctSubsetsMinTests ?? 0);
 }
 
 export function getProfile(name: string): GateProfile {

@@ -31,6 +31,7 @@ export function parseMapping(mapping: FieldMapping): Record<keyof FieldMapping, 
     const spec = mapping[k];
     try {
       out[k] = spec ? parseFieldSpec(spec) : undefined;
+      if (out[k]?.kind === 'docstring' && k !== 'query') throw new Error(`docstring(...) builds the query only, not ${k}`);
     } catch (e) {
       throw new Error(`mapping ${k}: ${(e as Error).message}`);
     }

@@ -35,6 +35,7 @@ test('field specs: paths, templates with literal text and braces, docstring(...)
   assert.throws(() => mappingFrom(undefined, ['code']), /--map code: expected <target>=<spec>/);
   assert.throws(() => mappingFrom(undefined, ['nonsense=a']), /target one of query, code/);
   assert.throws(() => mappingFrom('check-program', ['code={prompt']), /mapping code: "\{prompt": unclosed/);
+  assert.throws(() => mappingFrom(undefined, ['code=docstring(prompt)']), /mapping code: docstring\(\.\.\.\) builds the query only, not code/);
   assert.throws(() => mappingFrom('humaneval', []), /unknown --preset "humaneval" \(known: check-program, mbpp\)/);
   // --map overrides one field of a preset and keeps the rest.
   assert.deepEqual(mappingFrom('check-program', ['query=prompt']), { ...PRESETS['check-program'], query: 'prompt' });

@@ -43,7 +43,7 @@ export const GLOSSARY: readonly Definition[] = [
     name: '<metric>_ta',
     text:
       'Tie-aware expected value of <metric> (McSherry & Najork 2008): the mean of the metric over every order of each group of exactly tied scores, ' +
-      'all orders equally likely; equal to the hash-order value when nothing ties at the cutoff. The gap between the two is how much of a number is the tie-break.',
+      'all orders equally likely; equal to the hash-order value when no two scores in the ranking tie. The gap between the two is how much of a number is the tie-break.',
     code: 'core/metrics/tie_aware.ts',
   },
   {

@@ -27,21 +27,22 @@ const RANK_COLORS = ['#1a9850', '#66bd63', '#a6d96a', '#fee08b', '#fdae61', '#f4
 
 /** The pairwise matrix of one metric: row A, column B, cell = A − B, coloured when Holm-significant. */
 function pairwiseMatrix(s: StatisticsResult, metric: string): string {
-  const idx = new Map(s.configs.map((c, i) => [c, i]));
-  const rows = s.pairwise.filter((r) => r.metric === metric);
-  const at = new Map<string, (typeof rows)[number]>();
-  for (const r of rows) at.set(`${idx.get(r.config_a)},${idx.get(r.config_b)}`, r);
-  return cellMatrix(`pairwise-${metric}`, s.configs, s.configs, (i, j) => {
-    if (i === j) return { fill: '#f4f4f4', text: '·', title: s.configs[i] };
-    const r = at.get(`${Math.min(i, j)},${Math.max(i, j)}`);
+  // Rows and columns in headline order; a stored row (A, B) is read as A − B or flipped to B − A.
+  const order = sortedConfigs(s);
+  const at = new Map<string, (typeof s.pairwise)[number]>();
+  for (const r of s.pairwise) if (r.metric === metric) at.set(`${r.config_a}\u0000${r.config_b}`, r);
+  return cellMatrix(`pairwise-${metric}`, order, order, (i, j) => {
+    if (i === j) return { fill: '#f4f4f4', text: '·', title: order[i] };
+    const direct = at.get(`${order[i]}\u0000${order[j]}`);
+    const r = direct ?? at.get(`${order[j]}\u0000${order[i]}`);
     if (!r) return null;
-    const sign = i < j ? 1 : -1;
+    const sign = direct ? 1 : -1;
     const diff = sign * r.diff;
     const sig = r.p_holm !== null ? r.p_holm < s.settings.alpha : r.ci_low !== null && (r.ci_low > 0 || r.ci_high! < 0);
     const fill = !sig ? '#e8e8e8' : diff > 0 ? '#8fd19e' : '#f4a3a3';
     const title =
-      `${s.configs[i]} − ${s.configs[j]} on ${metric}: ${fmt(diff)}` +
-      (r.p_value !== null ? `; b=${i < j ? r.b : r.c}, c=${i < j ? r.c : r.b}, McNemar p=${fmtP(r.p_value)}, Holm p=${fmtP(r.p_holm)}` : '') +
+      `${order[i]} − ${order[j]} on ${metric}: ${fmt(diff)}` +
+      (r.p_value !== null ? `; b=${direct ? r.b : r.c}, c=${direct ? r.c : r.b}, McNemar p=${fmtP(r.p_value)}, Holm p=${fmtP(r.p_holm)}` : '') +
       `; paired bootstrap CI [${fmt(sign > 0 ? r.ci_low : r.ci_high === null ? null : -r.ci_high)}, ${fmt(sign > 0 ? r.ci_high : r.ci_low === null ? null : -r.ci_low)}]`;
     return { fill, text: `${fmt(diff, 2)}${sig ? '*' : ''}`, title };
   });

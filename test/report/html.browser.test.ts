@@ -131,6 +131,10 @@ describe('report.html in a real headless Chromium', () => {
     assert.equal(rows[0][1], 'winner');
     assert.match(rows[0][2] ?? '', /★ \(a\) canonical-first/);
     assert.deepEqual(rows.slice(1).map((r) => r[1]), ['', '']);
+    // Pairwise matrix in the same order: row canonical-first − column toy = 1 − 0.5; the mirror cell flips the sign.
+    const cell = (i: number, j: number) => page.locator(`svg[data-chart="pairwise-exec@1"] g[data-cell="${i},${j}"] text`).textContent();
+    assert.match((await cell(0, 1)) ?? '', /^0\.50/);
+    assert.match((await cell(1, 0)) ?? '', /^-0\.50/);
     assert.equal(await page.locator('#glossary dt').count(), GLOSSARY.length);
     assert.match((await page.locator('#glossary').textContent()) ?? '', /strictly above the canonical/);
     assert.equal(await page.locator('svg[data-legend]').count(), 3);

@@ -1,3 +1,4 @@
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { join } from 'node:path';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { executionDepth, scoreQuery } from '../../core/metrics/score_query.ts';
@@ -135,4 +136,3 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
 }
 
 /** Default bootstrap seed (recorded in summary.json; change it with --seed). */
-export const DEFAULT_SEED = 20240601;

@@ -1,3 +1,4 @@
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { openOracle } from '../../activities/exec/oracle.ts';
@@ -12,7 +13,7 @@ export function registerBuild(program: Command): void {
     .description('Build an execution-verified benchmark with mechanical distractors: import, mutate + verify, gate, write the release format (queries.jsonl, corpus.jsonl, Parquet copies, report.json, manifest.json)')
     .requiredOption('--source <source>', 'mbpp | curated | a task .jsonl file or directory | a release directory (queries.jsonl + corpus.jsonl)')
     .requiredOption('--out <dir>', 'output directory, e.g. runs/<run-id>/benchmark')
-    .option('--seed <n>', 'seed for the mutant verification order (recorded in the manifest)', (v) => Number(v), 0)
+    .option('--seed <n>', 'seed for the mutant verification order (recorded in the manifest)', (v) => Number(v), DEFAULT_SEED)
     .option('--profile <name>', 'gate profile: default (4 distractors, 7-10 tests), check (1-4 distractors, suites of any size), mbpp, canonical (default: mbpp for MBPP, default otherwise)')
     .option('--cap <n>', 'most candidates verified per task', (v) => Number(v), 40)
     .action(async (opts: { source: string; out: string; seed: number; profile?: string; cap: number }) => {

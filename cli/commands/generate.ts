@@ -5,6 +5,7 @@
  * the work to the workers already serving the queues. Rerunning the same --run resumes: a workflow that is
  * still open is attached to, and finished entries are skipped.
  */
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -119,7 +120,7 @@ export function registerGenerate(program: Command): void {
     .option('--concurrency <n>', 'entries in flight at once', '4')
     .option('--page-size <n>', 'entries per workflow run before continue-as-new', '200')
     .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
-    .option('--seed <n>', 'mechanical generator seed', '0')
+    .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
       const runDir = resolveRunDir(o.run);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolveRunDir } from '../../activities/paths.ts';
-import { DEFAULT_SEED } from '../../activities/scoring/scoreRun.ts';
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { writeReport } from '../../activities/scoring/writeReport.ts';
 import { headlineText } from '../../core/report/headline.ts';
 

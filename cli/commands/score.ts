@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { openOracle } from '../../activities/exec/oracle.ts';
 import { resolveRunDir } from '../../activities/paths.ts';
-import { DEFAULT_SEED, scoreRun } from '../../activities/scoring/scoreRun.ts';
+import { scoreRun } from '../../activities/scoring/scoreRun.ts';
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrProgress } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { compareRuns } from '../../activities/scoring/compareRuns.ts';
-import { DEFAULT_SEED } from '../../activities/scoring/scoreRun.ts';
+import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { fmt, fmtP } from '../../core/report/format.ts';
 
 export function registerCompareRuns(program: Command): void {

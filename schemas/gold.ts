@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 /** What a chunk is for. The first six are what a target may accept; `generated` and `migration` exist so
- * the chunker can label traps (they are rarely acceptable evidence, but a target may still ask for them). */
+ * the chunker can label traps (they are rarely acceptable evidence, but a target may still ask for them);
+ * `import` marks a region of only imports and re-exports (no call site of anything). */
 export const SOURCE_ROLES = [
   'definition',
   'declaration',
@@ -17,6 +18,7 @@ export const SOURCE_ROLES = [
   'config',
   'generated',
   'migration',
+  'import',
 ] as const;
 export const SourceRole = z.enum(SOURCE_ROLES);
 export type SourceRole = z.infer<typeof SourceRole>;

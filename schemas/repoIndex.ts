@@ -46,6 +46,8 @@ export const IndexManifest = z.strictObject({
   files: z.number().int().nonnegative(),
   chunk_count: z.number().int().nonnegative(),
   versions: z.record(z.string(), z.string()),
+  /** The chunk limits the index was built with (part of the chunker's configuration and of the build id). */
+  chunk_limits: z.strictObject({ max_lines: z.number().int().positive(), max_tokens: z.number().int().positive() }).optional(),
   /** Non-blank lines of the included files, and those no chunk spans (the index's holes), in total. */
   coverage: z.strictObject({ nonblank_lines: z.number().int().nonnegative(), uncovered_lines: z.number().int().nonnegative(), files_with_holes: z.number().int().nonnegative() }).optional(),
 });
@@ -73,6 +75,8 @@ export const Chunk = z.strictObject({
   text: z.string(),
   /** Set on chunks added by neighbour expansion: the chunk whose hit pulled this one in. */
   expanded_from: z.string().optional(),
+  /** Set on the second and later parts of a piece cut to the chunk limits: the chunk id of its first part. */
+  parent: z.string().optional(),
 });
 export type Chunk = z.infer<typeof Chunk>;
 
@@ -156,5 +160,8 @@ export const CaseResult = z.strictObject({
   diagnosis: Diagnosis,
   group_diagnoses: z.array(GroupDiagnosis),
   final_context_ids: z.array(z.string()),
+  /** What the final context costs the answer stage: lines and tokens (core/repo/chunkBounds approxTokens) summed over its chunks. */
+  context_lines: z.number().int().nonnegative().optional(),
+  context_tokens: z.number().int().nonnegative().optional(),
 });
 export type CaseResult = z.infer<typeof CaseResult>;

@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import type { SourceRole } from '../../schemas/gold.ts';
 import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
+import { boundSpans, byteOffsets, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { parserFor, type GrammarName } from './treeSitter.ts';
 
 /**
@@ -16,8 +17,6 @@ import { parserFor, type GrammarName } from './treeSitter.ts';
  */
 export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-2';
 
-/** Classes longer than this are split per member; glue chunks are cut at this length too. */
-const MAX_LINES = 80;
 
 interface Piece {
   start: number; // char index
@@ -97,24 +96,6 @@ function lineStart(source: string, index: number): number {
   return source.lastIndexOf('\n', index - 1) + 1;
 }
 
-/**
- * 1-based line of a string index: one plus the newlines before it. The newline positions are found once per
- * file and each lookup is a binary search, so numbering every chunk is not quadratic in the file's length.
- */
-function lineNumbers(source: string): (index: number) => number {
-  const newlines: number[] = [];
-  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) newlines.push(i);
-  return (index) => {
-    let lo = 0;
-    let hi = newlines.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (newlines[mid] < index) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
-}
 
 /** Class-body entries that are members (everything but comments, which travel with the member they precede). */
 function classMembers(body: Node | null, grammar: GrammarName): Node[] {
@@ -215,7 +196,38 @@ function collectReferences(node: Node, own: ReadonlySet<string>, into: Set<strin
   }
 }
 
-export async function chunkStructural(path: string, source: string, language: Language, grammar: GrammarName, revision: string): Promise<Chunk[]> {
+/** Imports and re-exports (`export … from`): a region of only these is its own `import` chunk. */
+function isImport(node: Node): boolean {
+  if (node.type === 'import_statement' || node.type === 'import_from_statement' || node.type === 'future_import_statement') return true;
+  return node.type === 'export_statement' && node.childForFieldName('source') !== null;
+}
+
+/**
+ * 0-based line → depth of the shallowest named node starting a line (its first non-blank character):
+ * where an over-long piece is best cut. The line right after a comment is no cut point when the comment
+ * is as shallow, so a doc comment stays with what it documents.
+ */
+function cutDepths(root: Node, source: string, span: { start: number; end: number }): Map<number, number> {
+  const depth = new Map<number, number>();
+  const afterComment: [number, number][] = [];
+  const stack: [Node, number][] = [[root, 0]];
+  while (stack.length) {
+    const [n, d] = stack.pop()!;
+    const row = n.startPosition.row;
+    const ls = lineStart(source, n.startIndex);
+    if (d > 0 && !source.slice(ls, n.startIndex).trim()) {
+      const prev = depth.get(row);
+      if (prev === undefined || d < prev) depth.set(row, d);
+      if (n.type === 'comment') afterComment.push([n.endPosition.row + 1, d]);
+    }
+    for (const c of n.namedChildren) if (c && c.endIndex > span.start && c.startIndex < span.end) stack.push([c, d + 1]);
+  }
+  for (const [row, d] of afterComment) if ((depth.get(row) ?? Infinity) >= d) depth.delete(row);
+  return depth;
+}
+
+export async function chunkStructural(path: string, source: string, language: Language, grammar: GrammarName, revision: string, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<Chunk[]> {
+  const MAX_LINES = limits.maxLines;
   const parser = await parserFor(grammar);
   const tree = parser.parse(source);
   if (!tree) throw new Error(`${path}: tree-sitter returned no tree`);
@@ -229,13 +241,16 @@ export async function chunkStructural(path: string, source: string, language: La
       const emit = () => {
         if (!group.length) return;
         const names = grammar === 'python' ? group.flatMap(pyAssignedNames) : [];
-        pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : 'call_site' });
+        const imports = group.some(isImport) && group.every((n) => isImport(n) || n.type === 'comment');
+        pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : imports ? 'import' : 'call_site' });
         group = [];
       };
       for (const n of glue) {
         const big = n.endPosition.row - n.startPosition.row >= 3;
         const tooLong = group.length > 0 && n.endPosition.row - group[0].startPosition.row >= MAX_LINES;
-        if (big || tooLong) emit();
+        const lastCode = [...group].reverse().find((g) => g.type !== 'comment');
+        const kindChanges = !!lastCode && n.type !== 'comment' && isImport(n) !== isImport(lastCode);
+        if (big || tooLong || kindChanges) emit();
         group.push(n);
         if (big) emit(); // a multi-line statement (a test case, a describe block) is its own chunk
       }
@@ -271,8 +286,12 @@ export async function chunkStructural(path: string, source: string, language: La
     const chunks: Chunk[] = [];
     const lineOf = lineNumbers(source);
     const byteAt = byteOffsets(source);
-    for (const p of pieces) {
-      if (p.end <= p.start) continue;
+    // Over-long pieces are cut at structural boundaries; every part keeps its piece's symbols and role and
+    // links to the first part (`parent`), so each still names the definition it belongs to.
+    const kept = pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim());
+    const firstPartId = new Map<number, string>();
+    for (const b of boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits)) {
+      const p = { ...kept[b.of], start: b.start, end: b.end };
       const text = source.slice(p.start, p.end);
       if (!text.trim()) continue;
       const startLine = lineOf(p.start);
@@ -298,7 +317,9 @@ export async function chunkStructural(path: string, source: string, language: La
         references: [...refs].sort().slice(0, 200),
         role: forced ?? p.role,
         text,
+        ...(firstPartId.has(b.of) ? { parent: firstPartId.get(b.of) } : {}),
       });
+      if (!firstPartId.has(b.of)) firstPartId.set(b.of, id);
     }
     return chunks;
   } finally {
@@ -306,22 +327,6 @@ export async function chunkStructural(path: string, source: string, language: La
   }
 }
 
-/**
- * Byte offset of a string index. ASCII files (most source) map one to one; otherwise the byte length of
- * each line start is computed once and only the part of the line before the index is measured.
- */
-function byteOffsets(source: string): (index: number) => number {
-  if (!/[^\x00-\x7f]/.test(source)) return (i) => i;
-  const starts = [0];
-  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
-  const bytes = [0];
-  for (let l = 1; l < starts.length; l++) bytes.push(bytes[l - 1] + Buffer.byteLength(source.slice(starts[l - 1], starts[l])));
-  const lineOf = lineNumbers(source);
-  return (i) => {
-    const l = lineOf(i) - 1;
-    return bytes[l] + Buffer.byteLength(source.slice(starts[l], i));
-  };
-}
 
 function collectReferencesInRange(node: Node, start: number, end: number, own: ReadonlySet<string>, into: Set<string>): void {
   if (node.startIndex >= start && node.endIndex <= end) return collectReferences(node, own, into);

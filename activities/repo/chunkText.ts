@@ -1,12 +1,13 @@
 import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
+import { boundSpans, byteOffsets, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 
 /**
  * Plain-text chunker for files without a grammar: Markdown splits at headings, everything else into
  * windows of WINDOW lines. Markdown headings become the chunk's symbols (so a query naming a section finds
  * it); code-looking identifiers (camelCase, snake_case, `backticked`) become references.
  */
-export const TEXT_CHUNKER_VERSION = 'text-1';
+export const TEXT_CHUNKER_VERSION = 'text-2';
 const WINDOW = 40;
 
 const CODEISH = /`([A-Za-z_$][\w$.]*)`|\b([a-z]+[A-Z][\w$]*|[A-Z][a-z0-9]+[A-Z][\w$]*|[a-z0-9]+_[a-z0-9_]+)\b/g;
@@ -17,7 +18,7 @@ function refsOf(text: string): string[] {
   return [...out].sort().slice(0, 200);
 }
 
-export function chunkText(path: string, source: string, language: Language, revision: string): Chunk[] {
+export function chunkText(path: string, source: string, language: Language, revision: string, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Chunk[] {
   const lines = source.split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   const bounds: { from: number; to: number; heading?: string }[] = [];
@@ -43,23 +44,42 @@ export function chunkText(path: string, source: string, language: Language, revi
     for (let f = b.from; f <= b.to; f += WINDOW * 2) out.push({ from: f, to: Math.min(b.to, f + WINDOW * 2 - 1), heading: b.heading });
     return out;
   });
-  const lineByte: number[] = [0];
-  for (const l of lines) lineByte.push(lineByte[lineByte.length - 1] + Buffer.byteLength(l) + 1);
-  return pieces
-    .map((p) => ({ p, text: lines.slice(p.from, p.to + 1).join('\n') }))
-    .filter(({ text }) => text.trim().length > 0)
-    .map(({ p, text }) => ({
-      chunk_id: `${path}:${p.from + 1}-${p.to + 1}`,
+  // Spans as string offsets, cut to the limits (blank lines and headings are the preferred cut points).
+  const starts = [0];
+  for (const l of lines) starts.push(starts[starts.length - 1] + l.length + 1);
+  const spans = pieces.map((p) => ({ start: starts[p.from], end: Math.min(starts[p.to + 1] - 1, source.length) }));
+  const cutPoints = () => new Map(lines.flatMap((l, i) => (i > 0 && (!lines[i - 1].trim() || /^#{1,6}\s/.test(l)) ? [[i, 1] as [number, number]] : [])));
+  const byteAt = byteOffsets(source);
+  const lineOf = lineNumbers(source);
+  const firstPart = new Map<number, string>();
+  const seen = new Map<string, number>();
+  return boundSpans(source, spans, cutPoints, limits).flatMap((b) => {
+    const text = source.slice(b.start, b.end);
+    if (!text.trim()) return [];
+    const startLine = lineOf(b.start);
+    const endLine = lineOf(b.end);
+    let id = `${path}:${startLine}-${endLine}`;
+    const dup = seen.get(id) ?? 0;
+    seen.set(id, dup + 1);
+    if (dup) id += `~${dup}`;
+    const parent = firstPart.get(b.of);
+    if (!parent) firstPart.set(b.of, id);
+    const heading = pieces[b.of].heading;
+    const chunk: Chunk = {
+      chunk_id: id,
       file: path,
       revision,
       language,
-      start_line: p.from + 1,
-      end_line: p.to + 1,
-      start_byte: lineByte[p.from],
-      end_byte: Math.min(lineByte[p.to + 1], Buffer.byteLength(source)),
-      symbols: p.heading ? [p.heading] : [],
+      start_line: startLine,
+      end_line: endLine,
+      start_byte: byteAt(b.start),
+      end_byte: byteAt(b.end),
+      symbols: heading ? [heading] : [],
       references: refsOf(text),
       role,
       text,
-    }));
+      ...(parent ? { parent } : {}),
+    };
+    return [chunk];
+  });
 }

@@ -5,6 +5,7 @@ import { diagnoseCase, type RepoView } from '../../core/repo/diagnose.ts';
 import { evaluateCase } from '../../core/repo/evaluate.ts';
 import { fileMatches, sameRevision } from '../../core/repo/evidence.ts';
 import { splitOf } from '../../core/repo/split.ts';
+import { approxTokens } from '../../core/repo/chunkBounds.ts';
 import type { Embedder } from './embedder.ts';
 import { evidenceBundle } from './evidenceBundle.ts';
 import { GitRepo } from './git.ts';
@@ -102,6 +103,21 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const byFile = set?.byFile ?? chunksByFile(index.chunks);
   const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [] };
   const byCase = new Map(cases.map((c) => [c.id, c]));
+  const byId = set?.byId ?? new Map(index.chunks.map((c) => [c.chunk_id, c]));
+  const tokensOf = new Map<string, number>();
+  const cost = (ids: readonly string[]) => {
+    let lines = 0;
+    let tokens = 0;
+    for (const id of ids) {
+      const c = byId.get(id);
+      if (!c) continue; // a recorded id the index does not have: it costs nothing we can count
+      lines += c.end_line - c.start_line + 1;
+      let t = tokensOf.get(id);
+      if (t === undefined) tokensOf.set(id, (t = approxTokens(c.text)));
+      tokens += t;
+    }
+    return { lines, tokens };
+  };
 
   const evaluated: EvaluatedCase[] = [];
   for (const record of records) {
@@ -141,6 +157,9 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
       group_diagnoses: d.groups,
       final_context_ids: record.candidates_after_rerank.slice(0, testCase.cutoff).map((c) => c.chunk_id),
     };
+    const spent = cost(result.final_context_ids);
+    result.context_lines = spent.lines;
+    result.context_tokens = spent.tokens;
     const bundle = metrics.passed
       ? null
       : evidenceBundle({ testCase, result, record, manifest: index.manifest, inventory: (p) => inventory.get(p), paths, text: (p) => texts.get(p) });

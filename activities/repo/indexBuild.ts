@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
 import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
 import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
+import { DEFAULT_CHUNK_LIMITS, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
 import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
 import type { Embedder } from './embedder.ts';
@@ -19,6 +20,8 @@ export interface BuildIndexOptions {
   policy: PathPolicy;
   outDir: string;
   embedder?: Embedder;
+  /** Maximum chunk size (default DEFAULT_CHUNK_LIMITS); recorded in the manifest and part of the build id. */
+  limits?: ChunkLimits;
   /** Embedding batch size (texts per embed call). */
   batchSize?: number;
   log?: (msg: string) => void;
@@ -27,17 +30,17 @@ export interface BuildIndexOptions {
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Chunks one file's text; a parser failure falls back to the plain-text chunker (and is logged). */
-export async function chunkFile(path: string, text: string, revision: string, log: (m: string) => void = () => {}): Promise<Chunk[]> {
+export async function chunkFile(path: string, text: string, revision: string, log: (m: string) => void = () => {}, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<Chunk[]> {
   const language = languageOf(path);
   const grammar = grammarOf(language);
   if (grammar) {
     try {
-      return await chunkStructural(path, text, language, grammar, revision);
+      return await chunkStructural(path, text, language, grammar, revision, limits);
     } catch (e) {
       log(`${path}: structural chunking failed (${(e as Error).message}); using the text chunker`);
     }
   }
-  return chunkText(path, text, language, revision);
+  return chunkText(path, text, language, revision, limits);
 }
 
 /**
@@ -50,13 +53,16 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
   const revision = await git.resolve(opts.revision);
   const policyHash = sha(canonicalPolicy(opts.policy)).slice(0, 16);
   const embedderInfo = opts.embedder?.info ?? null;
-  const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, embedderInfo])).slice(0, 16);
+  const limits = opts.limits ?? DEFAULT_CHUNK_LIMITS;
+  const chunkLimits = { max_lines: limits.maxLines, max_tokens: limits.maxTokens };
+  const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, chunkLimits, embedderInfo])).slice(0, 16);
   const manifest: IndexManifest = {
     repository: await git.identity(),
     repository_dir: resolve(opts.repoDir),
     revision,
     index_build_id: buildId,
     chunker_version: CHUNKER_VERSION,
+    chunk_limits: chunkLimits,
     embedder: embedderInfo,
     policy: opts.policy,
     policy_hash: policyHash,
@@ -85,7 +91,7 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
         reason = 'binary';
       } else {
         const text = buf.toString('utf8');
-        fileChunks = await chunkFile(e.path, text, revision, log);
+        fileChunks = await chunkFile(e.path, text, revision, log, limits);
         const cov = fileCoverage(text, fileChunks);
         coverage.nonblank_lines += cov.nonblank;
         if (cov.uncovered.length) {

@@ -54,6 +54,8 @@ export function resultsTable(results: readonly CaseResult[]) {
     revision_mismatches: col((r) => JSON.stringify(r.revision_mismatches)),
     diagnosis: col((r) => r.diagnosis),
     final_context_ids: col((r) => JSON.stringify(r.final_context_ids)),
+    context_lines: Float64Array.from(col((r) => r.context_lines ?? NaN)),
+    context_tokens: Float64Array.from(col((r) => r.context_tokens ?? NaN)),
   });
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rera
 import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
 import { formatGoldError } from '../../core/repo/goldParse.ts';
 import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
+import { approxTokens, DEFAULT_CHUNK_LIMITS } from '../../core/repo/chunkBounds.ts';
 import { pct } from '../../core/repo/aggregate.ts';
 import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
 import { buildIndex } from '../../activities/repo/indexBuild.ts';
@@ -108,10 +109,10 @@ function readResults(dir: string): CaseResult[] {
 function printSummary(out: EvalRunOutput): void {
   const rows = out.aggregates.filter((a) => a.dimension === 'all');
   const w = Math.max(9, ...rows.map((r) => r.retriever.length));
-  console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden`);
+  console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden  ctx.lines  ctx.tokens`);
   for (const r of rows) {
     const p = (x: number) => pct(x).padStart(6);
-    console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}`);
+    console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}    ${r.context_lines_mean.toFixed(0).padStart(7)}  ${r.context_tokens_mean.toFixed(0).padStart(10)}`);
   }
   for (const r of out.refused) console.log(`refused ${r.case_id}: ${r.reason}`);
 }
@@ -132,7 +133,15 @@ export function registerRepo(program: Command): void {
     .option('--exclude <glob>', 'paths left out, on top of the defaults (repeatable)', collect)
     .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output)`)
     .option('--embedder <config_id>', 'embedding configuration for dense retrieval (from the registry)')
-    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string }) => {
+    .option('--max-chunk-lines <n>', 'no chunk longer than this many lines (over-long definitions are cut at structural boundaries)', String(DEFAULT_CHUNK_LIMITS.maxLines))
+    .option('--max-chunk-tokens <n>', 'no chunk over this many tokens', String(DEFAULT_CHUNK_LIMITS.maxTokens))
+    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxChunkLines: string; maxChunkTokens: string }) => {
+      const positive = (flag: string, v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: ${JSON.stringify(v)} is not a whole number >= 1`);
+        return n;
+      };
+      const limits = { maxLines: positive('--max-chunk-lines', o.maxChunkLines), maxTokens: positive('--max-chunk-tokens', o.maxChunkTokens) };
       const repoDir = resolve(o.repo);
       const rev = await new GitRepo(repoDir).resolve(o.rev);
       const policy = defaultPolicy({
@@ -141,9 +150,12 @@ export function registerRepo(program: Command): void {
       });
       const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
       const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
-      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, log });
+      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, limits, log });
       const cov = index.manifest.coverage!;
       console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
+      const longest = index.chunks.reduce((m, c) => Math.max(m, c.end_line - c.start_line + 1), 0);
+      const heaviest = index.chunks.reduce((m, c) => Math.max(m, approxTokens(c.text)), 0);
+      console.log(`  largest chunk: ${longest} lines, ${heaviest} tokens (limits ${limits.maxLines} lines, ${limits.maxTokens} tokens)`);
       console.log(`  coverage: ${cov.uncovered_lines} of ${cov.nonblank_lines} non-blank lines in no chunk${cov.uncovered_lines ? ` (${cov.files_with_holes} file(s); inventory.jsonl uncovered_lines)` : ''}`);
     }));
 

@@ -10,6 +10,8 @@ import type { CaseResult } from '../../schemas/repoIndex.ts';
  *   group_recall            = mean per-case evidence-group recall
  *   forbidden_rate          = cases with ≥ 1 forbidden chunk within the cutoff / n
  *   revision_mismatch_rate  = cases with ≥ 1 chunk from another revision within the cutoff / n
+ *   context_lines_mean      = mean lines of the final context (what a pass at the cutoff costs)
+ *   context_tokens_mean     = mean tokens of the final context
  */
 export const SLICE_DIMENSIONS = ['all', 'query_class', 'language', 'area', 'split'] as const;
 export type SliceDimension = (typeof SLICE_DIMENSIONS)[number];
@@ -26,6 +28,8 @@ export interface AggregateRow {
   group_recall: number;
   forbidden_rate: number;
   revision_mismatch_rate: number;
+  context_lines_mean: number;
+  context_tokens_mean: number;
 }
 
 /** A rate as the reports and the gate print it: `12.3%`. */
@@ -44,6 +48,8 @@ export function summarise(results: readonly CaseResult[]): Omit<AggregateRow, 'r
     group_recall: mean(results.map((r) => r.group_recall)),
     forbidden_rate: rate(results, (r) => r.forbidden_chunk_ids.length > 0),
     revision_mismatch_rate: rate(results, (r) => r.revision_mismatches.length > 0),
+    context_lines_mean: mean(results.map((r) => r.context_lines ?? 0)),
+    context_tokens_mean: mean(results.map((r) => r.context_tokens ?? 0)),
   };
 }
 

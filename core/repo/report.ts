@@ -17,7 +17,7 @@ export function renderReport(args: {
   const rows = args.aggregates
     .map(
       (a) =>
-        `<tr><td>${esc(a.retriever)}</td><td>${esc(a.dimension)}</td><td>${esc(a.slice)}</td><td>${a.n}</td><td>${pct(a.pass_rate)}</td><td>${pct(a.required_evidence_rate)}</td><td>${pct(a.hit_rate)}</td><td>${a.mrr.toFixed(3)}</td><td>${a.group_recall.toFixed(3)}</td><td>${pct(a.forbidden_rate)}</td><td>${pct(a.revision_mismatch_rate)}</td></tr>`,
+        `<tr><td>${esc(a.retriever)}</td><td>${esc(a.dimension)}</td><td>${esc(a.slice)}</td><td>${a.n}</td><td>${pct(a.pass_rate)}</td><td>${pct(a.required_evidence_rate)}</td><td>${pct(a.hit_rate)}</td><td>${a.mrr.toFixed(3)}</td><td>${a.group_recall.toFixed(3)}</td><td>${pct(a.forbidden_rate)}</td><td>${pct(a.revision_mismatch_rate)}</td><td>${a.context_lines_mean.toFixed(0)}</td><td>${a.context_tokens_mean.toFixed(0)}</td></tr>`,
     )
     .join('\n');
   const failures = args.results
@@ -36,7 +36,7 @@ export function renderReport(args: {
 <h1>${esc(args.title)}</h1>
 <table>${meta}</table>
 <h2>Aggregates (from ${args.results.length} case results)</h2>
-<table><tr><th>retriever</th><th>dimension</th><th>slice</th><th>n</th><th>pass</th><th>required evidence</th><th>hit</th><th>MRR</th><th>group recall</th><th>forbidden</th><th>revision mismatch</th></tr>
+<table><tr><th>retriever</th><th>dimension</th><th>slice</th><th>n</th><th>pass</th><th>required evidence</th><th>hit</th><th>MRR</th><th>group recall</th><th>forbidden</th><th>revision mismatch</th><th>context lines (mean)</th><th>context tokens (mean)</th></tr>
 ${rows}
 </table>
 ${refused ? `<h2>Refused cases</h2><ul>${refused}</ul>` : ''}

@@ -4,6 +4,7 @@ import { projectRoot } from '../../activities/paths.ts';
 import { chunkFile } from '../../activities/repo/indexBuild.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
 import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
+import { approxTokens, DEFAULT_CHUNK_LIMITS } from '../../core/repo/chunkBounds.ts';
 import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { defaultPolicy } from '../../core/repo/pathPolicy.ts';
 import type { Chunk } from '../../schemas/repoIndex.ts';
@@ -170,7 +171,7 @@ test('the coverage measure sees a hole: dropping one member chunk reports exactl
 const r = new FixtureRepo();
 after(() => r.cleanup());
 
-test('index builds report zero uncovered lines: fixtures (TS/JS/Python) and this repository at the gold commit and HEAD', async () => {
+test('index builds report zero uncovered lines and no chunk over the limits: fixtures (TS/JS/Python) and this repository at the gold commit and HEAD', async () => {
   const rev = r.commit('fixtures', { ...SESSION_FILES, ...PARSE_FILES, ...RETRY_FILES, 'src/context.ts': TS_CLASS, 'lib/router.js': JS_CLASS, 'pkg/store.py': PY_CLASS });
   const fixture = await indexAt(r.dir, rev);
   assert.deepEqual(fixture.manifest.coverage, { nonblank_lines: fixture.manifest.coverage!.nonblank_lines, uncovered_lines: 0, files_with_holes: 0 });
@@ -183,6 +184,8 @@ test('index builds report zero uncovered lines: fixtures (TS/JS/Python) and this
     const holes = index.inventory.filter((e) => e.uncovered_lines).map((e) => `${e.path}: ${e.uncovered_lines}`);
     assert.deepEqual(holes, [], `${revision}: files with non-blank lines in no chunk`);
     assert.equal(index.manifest.coverage!.uncovered_lines, 0);
+    const over = index.chunks.filter((c) => c.end_line - c.start_line + 1 > DEFAULT_CHUNK_LIMITS.maxLines || approxTokens(c.text) > DEFAULT_CHUNK_LIMITS.maxTokens);
+    assert.deepEqual(over.map((c) => c.chunk_id), [], `${revision}: chunks over the default limits`);
     assert.ok(index.manifest.coverage!.nonblank_lines > 10_000, `${revision}: ${index.manifest.coverage!.nonblank_lines} non-blank lines`);
   }
 });

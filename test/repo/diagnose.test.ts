@@ -49,7 +49,7 @@ test('not chunked: the file is indexed but no chunk covers the definition', asyn
 test('wrong span: the chunk labelled RetryPolicy holds other text', async () => {
   const index = await indexAt(r.dir, rev);
   const def = index.chunks.find((c) => c.symbols.includes('RetryPolicy'))!;
-  const other = index.chunks.find((c) => c.file === 'src/client.ts' && c.role === 'call_site')!;
+  const other = index.chunks.find((c) => c.file === 'src/client.ts' && c.role === 'import')!;
   // Simulate a parser that attached the definition's metadata to the wrong bytes: move the chunk's text.
   const shifted = { ...index, chunks: index.chunks.map((c) => (c === def ? { ...c, text: other.text } : c)) };
   const { result } = await evalOne(r.dir, shifted, retryCase, { candidateDepth: 1 });

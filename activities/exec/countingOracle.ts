@@ -28,5 +28,6 @@ export function countingOracle(inner: Oracle): { oracle: Oracle; counts: () => E
     runMany: async (reqs, opts) => (await inner.runMany(reqs, opts)).map(note),
     close: () => inner.close(),
   };
+  if (inner.layers) oracle.layers = () => inner.layers!();
   return { oracle, counts: () => ({ ...c }) };
 }

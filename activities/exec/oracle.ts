@@ -78,6 +78,17 @@ class CachedOracle implements Oracle {
   }
 }
 
+/** The sandbox's isolation layers on this machine (starts one fork server, runs one trivial suite, stops it),
+ * for a run manifest that has no oracle open. */
+export async function probeSandboxLayers(): Promise<SandboxLayers> {
+  const oracle = new CachedOracle(new SandboxPool(1), null, DEFAULT_TIMEOUT_S);
+  try {
+    return await oracle.layers();
+  } finally {
+    await oracle.close();
+  }
+}
+
 /** Opens the execution oracle: sandboxed fork servers behind the SQLite execution cache. */
 export async function openOracle(opts: OracleOptions = {}): Promise<Oracle> {
   const cachePath = opts.cachePath === undefined ? defaultCachePath() : opts.cachePath;

@@ -55,7 +55,13 @@ def serve(req_fd, res_fd, env):
         plan = read_frame(reader)
         if plan is None:
             os._exit(0)
-        write_frame(writer, run_forked(plan, env))
+        try:
+            report = run_forked(plan, env)
+        except Exception as exc:  # fork or pidfd refused (memory, process table): the server's fault, not the code's
+            n = len(plan["items"])
+            report = {"items": [{"o": "ERROR: SandboxDied"}] * n, "sandbox": {}, "wall_ms": 0.0,
+                      "infra": f"zygote could not run the suite: {type(exc).__name__}: {exc}"[:300], "violation": None}
+        write_frame(writer, report)
 
 
 # ---------------------------------------------------------------- one suite

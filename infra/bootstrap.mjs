@@ -12,6 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const venv = join(root, '.venv');
 const venvPython = join(venv, 'bin', 'python');
 const quiet = process.argv.includes('--quiet');
+// --tests: also the steps only the test suite needs (marked `testsOnly`), e.g. Chromium for the browser test.
+const forTests = process.argv.includes('--tests');
 const log = (msg) => { if (!quiet) console.error(`[bootstrap] ${msg}`); };
 
 function run(cmd, args, opts = {}) {
@@ -66,6 +68,7 @@ const stepsDir = join(root, 'infra', 'bootstrap');
 const ctx = { root, venv, venvPython, log, run };
 for (const file of readdirSync(stepsDir).filter((f) => f.endsWith('.mjs')).sort()) {
   const step = await import(pathToFileURL(join(stepsDir, file)).href);
+  if (step.testsOnly && !forTests) continue;
   log(`step ${step.name ?? file}`);
   await step.run(ctx);
 }

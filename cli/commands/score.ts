@@ -3,7 +3,7 @@ import { openOracle } from '../../activities/exec/oracle.ts';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
-import { stderrProgress } from '../progress.ts';
+import { stderrCounter } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
@@ -25,7 +25,7 @@ export function registerScore(program: Command): void {
     .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number }) => {
       const runDir = resolveRunDir(run);
       const oracle = await openOracle({ timeoutS: opts.timeout });
-      const progress = stderrProgress();
+      const progress = stderrCounter('executing top-10 snippets');
       try {
         const { manifest, report, timings } = await scoreRun({
           runDir,
@@ -35,7 +35,7 @@ export function registerScore(program: Command): void {
           replicates: opts.replicates,
           seed: opts.seed,
           log: (m) => console.error(m),
-          onExecProgress: (d, n) => progress(`executing top-10 snippets ${d}/${n}`),
+          onExecProgress: progress,
         });
         progress.done();
         console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} (query, snippet) pairs: ${manifest.executions.not_defined} not_defined without running, ${manifest.executions.cached} cached)`);

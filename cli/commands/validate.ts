@@ -5,7 +5,7 @@ import { STAGES } from '../../core/gate/rules.ts';
 import { openOracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
-import { stderrProgress } from '../progress.ts';
+import { formatCount, stderrProgress } from '../progress.ts';
 
 /** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
 export const MAX_TIMEOUT_S = 3600;
@@ -48,7 +48,15 @@ export function registerValidate(program: Command): void {
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrProgress();
       try {
-        const report = await runGate(items, oracle, profile, { onProgress: (s, d, n) => progress(`${s} ${d}/${n}`) });
+        // Rate and ETA per gate stage: each stage has its own pace.
+        let stage = '';
+        let since = Date.now();
+        const report = await runGate(items, oracle, profile, {
+          onProgress: (s, d, n) => {
+            if (s !== stage) [stage, since] = [s, Date.now()];
+            progress(formatCount(s, d, n, Date.now() - since));
+          },
+        });
         progress.done();
         if (opts.json) {
           const { accepted, ...rest } = report;

@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 
 export const name = 'chromium (headless report check)';
 export const CHROMIUM = '/usr/bin/chromium';
+/** Only the tests need it: `npm start` (bootstrap without --tests) installs nothing system-wide. */
+export const testsOnly = true;
 
 export async function run(ctx) {
   if (existsSync(CHROMIUM)) {

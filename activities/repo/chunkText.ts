@@ -37,7 +37,7 @@ export function chunkText(path: string, source: string, language: Language, revi
   } else {
     for (let from = 0; from < lines.length; from += WINDOW) bounds.push({ from, to: Math.min(lines.length, from + WINDOW) - 1 });
   }
-  const role = fileRole(path, source) ?? (language === 'json' || language === 'yaml' ? 'config' : 'docs');
+  const role = fileRole(path, source) ?? (language === 'json' || language === 'yaml' || language === 'toml' ? 'config' : 'docs');
   // Markdown sections longer than a window are cut into windows too (same heading).
   const pieces = bounds.flatMap((b) => {
     const out: typeof bounds = [];

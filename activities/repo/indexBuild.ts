@@ -6,13 +6,14 @@ import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
 import { DEFAULT_CHUNK_LIMITS, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
 import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
+import { chunkConfig, CONFIG_CHUNKER_VERSION } from './chunkConfig.ts';
 import type { Embedder } from './embedder.ts';
 import { GitRepo } from './git.ts';
 import { grammarOf, languageOf } from './language.ts';
 import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts';
 import { grammarVersions } from './treeSitter.ts';
 
-export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}`;
+export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${CONFIG_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}`;
 
 export interface BuildIndexOptions {
   repoDir: string;
@@ -39,6 +40,10 @@ export async function chunkFile(path: string, text: string, revision: string, lo
     } catch (e) {
       log(`${path}: structural chunking failed (${(e as Error).message}); using the text chunker`);
     }
+  }
+  if (language === 'json' || language === 'yaml' || language === 'toml') {
+    const keyed = chunkConfig(path, text, language, revision, limits);
+    if (keyed) return keyed;
   }
   return chunkText(path, text, language, revision, limits);
 }

@@ -10,6 +10,7 @@ export function languageOf(path: string): Language {
   if (/\.(md|mdx)$/i.test(path)) return 'markdown';
   if (/\.json$/i.test(path)) return 'json';
   if (/\.ya?ml$/i.test(path)) return 'yaml';
+  if (/\.toml$/i.test(path)) return 'toml';
   return 'text';
 }
 

@@ -38,7 +38,7 @@ export function registerValidate(program: Command): void {
     .showHelpAfterError(false)
     .description('Run the five-stage validation gate (schema, AST semantics, canonical execution, distractor execution, corpus integrity) and the two integrity sweeps over tasks')
     .argument('<tasks>', 'a tasks .jsonl file, or a directory of them')
-    .option('--profile <name>', 'bounds on distractors and tests: default (4 distractors, 7-10 tests), mbpp (1-4, 3), canonical (0-4, any)', parseProfile, 'default')
+    .option('--profile <name>', 'bounds on distractors and tests: default (4 distractors, 7-10 tests), mbpp (1-4, 3), check (1-4, any), canonical (0-4, any)', parseProfile, 'default')
     .option('--timeout <seconds>', `per-suite timeout, a number of seconds in (0, ${MAX_TIMEOUT_S}]`, parseTimeout, 5)
     .option('--json', 'print the full report as JSON on stdout')
     .addHelpText('after', '\nExit code: 0 when every record is accepted, 1 when any record is rejected or unreadable, 2 for a bad argument.')

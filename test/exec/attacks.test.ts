@@ -256,6 +256,51 @@ print(z.remove_tree(root), os.path.exists(root), os.path.exists('/etc/passwd'))
   });
 });
 
+describe('sandbox without a mount namespace (the fallback where the kernel or container refuses one)', () => {
+  test('Landlock alone confines writes to the scratch directory and reads to the interpreter; scratch is removed', () => {
+    const dir = mkdtempSync(join(stateDir(), 'fallback-'));
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'TOPSECRET', { mode: 0o600 });
+    const script = `
+import json, os, sys, tempfile
+sys.path.insert(0, ${JSON.stringify(join(process.cwd(), 'infra', 'runner'))})
+import sandbox_zygote as z, sandbox_values as v
+root = tempfile.mkdtemp(prefix='er-fallback-')
+os.chmod(root, 0o755)
+env = z.prepare(os.getpid(), root, disabled=('view',))
+code = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def probe(p):
+    try:
+        return open(p).read()
+    except OSError as e:
+        return type(e).__name__
+def write(p):
+    return libc.open(p.encode(), 0o101, 0o644) >= 0
+"""
+plan = {"code": code, "setup": None, "entry_point": None, "timeout_s": 5, "items": [
+    {"e": "write('inside.txt')"}, {"e": "write('/tmp/er-fallback-escape')"}, {"e": "write(os.path.dirname(os.getcwd()) + '/sibling')"},
+    {"e": "probe('${secret}')"}, {"e": "probe('/etc/hostname')"}, {"e": "len(__import__('fractions').__name__)"}]}
+r = z.run_forked(plan, env)
+print(json.dumps({"values": [v.decode(i["v"]) if "v" in i else i["o"] for i in r["items"]], "layers": r["sandbox"],
+                  "left": os.listdir(root), "escaped": os.path.exists('/tmp/er-fallback-escape')}))
+`;
+    try {
+      const r = spawnSync(pythonExecutable(), ['-I', '-c', script], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.status, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as { values: unknown[]; layers: Record<string, unknown>; left: string[]; escaped: boolean };
+      assert.deepEqual(out.values, [true, false, false, 'PermissionError', 'PermissionError', 9]);
+      assert.equal(out.layers.private_tmp, false);
+      assert.equal(out.layers.landlock, true);
+      assert.deepEqual(out.layers.caps_kept, [2]); // CAP_DAC_READ_SEARCH, confined by Landlock to the view's paths
+      assert.equal(out.escaped, false);
+      assert.deepEqual(out.left, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('infrastructure faults are retried once and never cached (issue 11)', () => {
   let oracle: Oracle;
   let dir: string;

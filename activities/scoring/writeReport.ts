@@ -15,6 +15,10 @@ import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeS
 import { definitionsByName } from '../../core/report/glossary.ts';
 import { buildLeaderboard, leaderboardCsv } from '../../core/report/leaderboard.ts';
 import type { ScoringManifest } from './scoreRun.ts';
+import { DEFAULT_DENSITY, densityScaling } from '../../core/report/density.ts';
+import { rankResolution } from '../../core/report/resolution.ts';
+import { sortedConfigs } from '../../core/report/headline.ts';
+import { MD_PAIRWISE } from '../../core/report/markdown.ts';
 
 export interface ReportOptions {
   replicates: number;
@@ -42,6 +46,9 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   const stats = computeStatistics(configs, opts);
   const dir = reportDir(runDir);
   const run = runDir.split('/').filter(Boolean).pop() ?? runDir;
+  // The paper's analyses that need no new data (docs/metrics.md: density_scaling, rank_resolution).
+  const density = configs.map((c) => densityScaling(c.config_id, c.queries, { ...DEFAULT_DENSITY, seed: opts.seed }, opts));
+  const resolution = rankResolution(sortedConfigs(stats), stats.pairwise, MD_PAIRWISE, stats.n_queries, opts.alpha);
 
   const summary = {
     run,
@@ -71,6 +78,8 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
     bug_types: stats.bug_types,
     domains: stats.domains,
     estimates: stats.estimates,
+    density,
+    resolution,
   };
   const files: string[] = [];
   const put = (name: string, write: (p: string) => void) => {
@@ -84,7 +93,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
   put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length })));
+  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution })));
   put('report.html', (p) =>
     writeFileAtomic(
       p,

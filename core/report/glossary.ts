@@ -82,6 +82,20 @@ export const GLOSSARY: readonly Definition[] = [
     code: 'core/report/statistics.ts',
   },
   {
+    name: 'density_scaling',
+    text:
+      'exec@1, execp@k (k = 5) and deception_rate when the pool holds at most L = 0..4 paired twins per query: of each query\'s own distractors a seeded uniform choice of min(L, its count) stays, the rest leave the pool for every query, and the stored rankings are re-read without them (no re-embedding). ' +
+      'Each value is a mean over several seeded draws, with a query-level bootstrap interval over the per-query means; at L = 4 every query keeps all its twins when none has more than four (the paper\'s design), so that row repeats the headline values.',
+    code: 'core/report/density.ts',
+  },
+  {
+    name: 'rank_resolution',
+    text:
+      'For each adjacent pair in the sorted headline (upper, lower): upper - lower with its paired-bootstrap interval, resolved when the interval excludes 0; for exec@k also resolved when the Holm-adjusted exact McNemar p < alpha. ' +
+      'queries_needed: the smallest query count at which the observed discordance (b and c scaled with the count, rounded) gives an unadjusted exact McNemar p < alpha for that pair alone; none when b = c.',
+    code: 'core/report/resolution.ts',
+  },
+  {
     name: 'interval',
     text: 'Every [low, high] is a query-level bootstrap percentile interval: queries are resampled with replacement, the same resamples for every configuration and statistic, and a ratio statistic is recomputed as a ratio of sums per resample.',
     code: 'core/stats/engine.ts',

@@ -107,6 +107,15 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(summary.estimates.toy['exec@1'].estimate, 0.5);
     assert.equal(summary.estimates['canonical-first']['exec@1'].estimate, 1);
     assert.equal(summary.estimates.toy.deception_rate.estimate, 0.75); // q1, q3, q4 deceived
+    // Density scaling: with no query above four twins, the pool at 4 twins is the full pool, so that row repeats
+    // the headline (an independent path: the scored rankings as stored, not re-read with twins removed).
+    for (const config of summary.configs as string[]) {
+      const full = summary.density.find((t: { config_id: string }) => t.config_id === config).points.at(-1);
+      assert.equal(full.twins, 4);
+      assert.equal(full.exec_at_1.estimate, summary.estimates[config]['exec@1'].estimate, config);
+      assert.equal(full.deception_rate.estimate, summary.estimates[config].deception_rate.estimate, config);
+    }
+    assert.ok(summary.resolution.some((r: { metric: string }) => r.metric === 'exec@1'));
     const pw = pairwiseRows;
     const row = pw.find((r) => r.metric === 'exec@1' && r.config_a === 'canonical-first' && r.config_b === 'toy')!;
     // exec@1 canonical-first = [1,1,1,1], toy = [0,1,1,0]: b = 2, c = 0, exact p = 2 * 0.5^2 = 0.5.

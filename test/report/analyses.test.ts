@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { densityScaling } from '../../core/report/density.ts';
+import { queriesToResolve, rankResolution } from '../../core/report/resolution.ts';
+import { analysesMarkdown } from '../../core/report/analysesMarkdown.ts';
+import type { PairwiseRow } from '../../core/stats/pairwise.ts';
+import type { ScoredQuery } from '../../core/report/types.ts';
+
+const SETTINGS = { replicates: 200, seed: 1, alpha: 0.05 };
+
+/** A scored query with only what the analyses read: executed hits (rank order) and the own items with scores. */
+function q(query_id: string, hits: [string, boolean][], own: [string, number, boolean][]): ScoredQuery {
+  return {
+    query_id,
+    domain: null,
+    metrics: {} as ScoredQuery['metrics'],
+    deception: {} as ScoredQuery['deception'],
+    hits: hits.map(([corpus_id, passed], i) => ({ corpus_id, passed, score: 1 - i / 100, outcomes: [] })),
+    own: own.map(([corpus_id, score, is_canonical]) => ({ corpus_id, score, is_canonical, rank: 0, bug_type: is_canonical ? null : 'x' })),
+    ties: { closure: hits.length, truncated: 0 },
+  };
+}
+
+// A: two twins above its canonical; B: its canonical first, a foreign twin (A's a1) and its own twin below.
+const A = q('A', [['a1', false], ['a2', false], ['cA', true], ['x', false]], [['cA', 0.5, true], ['a1', 0.9, false], ['a2', 0.8, false]]);
+const B = q('B', [['cB', true], ['a1', false], ['b1', false]], [['cB', 0.9, true], ['b1', 0.7, false]]);
+
+test('density scaling: hand-worked levels 0, 1, 2 (twins removed from the whole pool, foreign twins included)', () => {
+  const t = densityScaling('m', [A, B], { levels: [0, 1, 2], draws: 3, k: 2, seed: 7 }, SETTINGS);
+  const [l0, l1, l2] = t.points;
+  // Level 0: no twin anywhere. A reads cA, x; B reads cB only (one survivor < k: short, the missing slot fails).
+  assert.equal(l0.exec_at_1.estimate, 1);
+  assert.equal(l0.execp_at_k.estimate, 0.5);
+  assert.ok(Number.isNaN(l0.deception_rate.estimate));
+  assert.equal(l0.short, 3); // B in each of the 3 draws
+  assert.equal(l0.mean_kept, 0);
+  // Level 1: whichever twin A keeps sits above cA (exec@1 0, execp@2 1/2) and outscores it; B keeps b1 (0.7 < 0.9).
+  assert.equal(l1.exec_at_1.estimate, 0.5);
+  assert.equal(l1.execp_at_k.estimate, 0.5);
+  assert.equal(l1.deception_rate.estimate, 0.5);
+  assert.equal(l1.mean_kept, 1);
+  // Level 2: the full pool: the stored rankings as they are.
+  assert.equal(l2.exec_at_1.estimate, 0.5);
+  assert.equal(l2.execp_at_k.estimate, 0.25);
+  assert.equal(l2.deception_rate.estimate, 0.5);
+  assert.equal(l2.mean_kept, 1.5);
+  assert.equal(l2.short, 0);
+});
+
+test('density scaling: the seeded draw decides which twin stays; many draws approach the exact expectation', () => {
+  // C: twin c1 above the canonical at rank 1, twin c2 far below. At level 1, c1 stays with probability 1/2,
+  // so exec@1 is exactly 1/2 in expectation and deception too (only c1 outscores).
+  const C = q('C', [['c1', false], ['cC', true], ['y', false]], [['cC', 0.5, true], ['c1', 0.95, false], ['c2', 0.1, false]]);
+  const one = (seed: number) => densityScaling('m', [C], { levels: [1], draws: 1, k: 1, seed }, SETTINGS).points[0].exec_at_1.estimate;
+  const seen = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(one));
+  assert.deepEqual([...seen].sort(), [0, 1], 'different seeds keep different twins');
+  assert.equal(one(3), one(3), 'same seed, same draw');
+  const many = densityScaling('m', [C], { levels: [1], draws: 4000, k: 1, seed: 11 }, SETTINGS).points[0];
+  assert.ok(Math.abs(many.exec_at_1.estimate - 0.5) < 0.03, `exec@1 ${many.exec_at_1.estimate}`);
+  assert.ok(Math.abs(many.deception_rate.estimate - (1 - many.exec_at_1.estimate)) < 1e-12, 'deceived exactly when c1 stays');
+});
+
+test('density scaling: rejects a non-positive draw count', () => {
+  assert.throws(() => densityScaling('m', [A], { levels: [0], draws: 0, k: 1, seed: 0 }, SETTINGS), /draws/);
+});
+
+test('queries to resolve: smallest query count at which the observed discordance gives exact McNemar p < alpha (scipy brute force)', () => {
+  // Reference: a linear scan over m with scipy.stats.binom (2 * cdf(min(b, c)), b + c), b·m/n and c·m/n rounded.
+  assert.equal(queriesToResolve(6, 3, 100, 0.05), 409);
+  assert.equal(queriesToResolve(10, 2, 50, 0.05), 48);
+  assert.equal(queriesToResolve(1, 0, 10, 0.05), 55);
+  assert.equal(queriesToResolve(4, 4, 100, 0.05), null, 'no observed difference');
+  // Already resolved at n: the answer is at most n.
+  assert.ok(queriesToResolve(30, 5, 100, 0.05)! <= 100);
+});
+
+test('rank resolution: adjacent headline pairs, a stored row read as A − B flipped when the upper one is its B', () => {
+  const row = (a: string, b: string, diff: number, lo: number, hi: number, bb: number, cc: number, holm: number): PairwiseRow => ({
+    metric: 'exec@1', config_a: a, config_b: b, value_a: 0, value_b: 0, diff, ci_low: lo, ci_high: hi, b: bb, c: cc, p_value: holm, p_holm: holm,
+  });
+  // Headline order x > y > z; stored pairs in registry order (z, y), (x, y), (x, z).
+  const pairwise = [row('z', 'y', -0.02, -0.05, 0.01, 3, 5, 0.7), row('x', 'y', 0.2, 0.1, 0.3, 25, 5, 0.001), row('x', 'z', 0.22, 0.12, 0.32, 26, 4, 0.0005)];
+  const rows = rankResolution(['x', 'y', 'z'], pairwise, ['exec@1'], 100, 0.05);
+  assert.equal(rows.length, 2);
+  assert.deepEqual(
+    { upper: rows[0].upper, lower: rows[0].lower, diff: rows[0].diff, boot: rows[0].resolved_bootstrap, mc: rows[0].resolved_mcnemar, b: rows[0].b, c: rows[0].c },
+    { upper: 'x', lower: 'y', diff: 0.2, boot: true, mc: true, b: 25, c: 5 },
+  );
+  const yz = rows[1];
+  assert.deepEqual([yz.upper, yz.lower, yz.diff, yz.ci_low, yz.ci_high, yz.b, yz.c], ['y', 'z', 0.02, -0.01, 0.05, 5, 3]);
+  assert.equal(yz.resolved_bootstrap, false);
+  assert.equal(yz.resolved_mcnemar, false);
+  assert.equal(yz.queries_needed, queriesToResolve(5, 3, 100, 0.05));
+  assert.ok(yz.queries_needed! > 100);
+});
+
+test('report.md sections: one density table per configuration (lower bounds marked), one resolution table per metric', () => {
+  const t = densityScaling('m', [A, B], { levels: [0, 1, 2], draws: 3, k: 2, seed: 7 }, SETTINGS);
+  const pairwise = [
+    { metric: 'exec@1', config_a: 'x', config_b: 'y', value_a: 0.5, value_b: 0.4, diff: 0.1, ci_low: -0.1, ci_high: 0.3, b: 4, c: 4, p_value: 1, p_holm: 1 },
+  ];
+  const md = analysesMarkdown([t], rankResolution(['x', 'y'], pairwise, ['exec@1'], 10, 0.05)).join('\n');
+  assert.match(md, /## Density scaling[\s\S]*### m\n/);
+  // Level 0: B runs short in all 3 draws; no twin, so no deception value.
+  assert.match(md, /\| 0 \| 0\.00 \| 1\.000 \[1\.000, 1\.000\] \| ≥ 0\.500 \[[^\]]+\] \| – \| 3 \|/);
+  assert.match(md, /\| 2 \| 1\.50 \| 0\.500 \[[^\]]+\] \| 0\.250 \[[^\]]+\] \| 0\.500 \[[^\]]+\] \| 0 \|/);
+  assert.match(md, /## Rank resolution[\s\S]*### exec@1[\s\S]*\| x \| y \| 0\.100 \[-0\.100, 0\.300\] \| no \| 4 \| 4 \| 1\.0000 \| no \| none \(b = c\) \|/);
+});

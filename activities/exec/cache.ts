@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { tableFromArrays } from 'apache-arrow';
 import type { TestSuite } from '../../schemas/exec.ts';
+import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
+import { openCacheDb } from '../storage/sqliteChecked.ts';
 import { writeParquet } from '../storage/parquet.ts';
 
 export interface CachedRun {
@@ -49,18 +49,21 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * failed a test by wrong output before its timeout, which no longer limit can undo, and a mutant loop that
  * never ends times out under 5 s as it did under 0.2 s (without this rule each one cost the gate 5 s more).
  * Every other lookup (a canonical, which must pass) gets only its own limit's timeouts.
+ *
+ * Damage is never an answer: the file is checked on open (`quick_check`), and a row that cannot be read back, or
+ * reads back as something other than a list of outcomes, throws DamagedCacheError (file + repair command), which
+ * the oracle returns as an `infra_error` result rather than a verdict.
  */
 export class ExecCache {
   private readonly db: Database.Database;
   private readonly getStmt: Database.Statement<[string, number, number, number, number], { outcomes: string; wall_ms: number }>;
   private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number]>;
 
-  constructor(readonly path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 10000');
-    this.db.pragma('synchronous = NORMAL');
+  constructor(
+    readonly path: string,
+    opts: { check?: boolean } = {},
+  ) {
+    this.db = openCacheDb(path, { busyTimeoutMs: 10_000, check: opts.check });
     // A new table rather than exec_cache: that one's key folded the timeout into the hash, so its rows cannot
     // be found by content. Files that still hold it keep working; its rows are ignored.
     this.db.exec(`CREATE TABLE IF NOT EXISTS exec_runs (
@@ -88,14 +91,27 @@ export class ExecCache {
 
   /** The stored run that answers (content, timeoutS), if any; `timeoutFails`: see the class comment. */
   get(contentKey: string, timeoutS: number, timeoutFails = false): CachedRun | undefined {
-    const row = this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutFails ? 1 : 0, timeoutS);
-    return row ? { outcomes: JSON.parse(row.outcomes) as string[], wall_ms: row.wall_ms } : undefined;
+    const row = this.guard(() => this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutFails ? 1 : 0, timeoutS));
+    if (!row) return undefined;
+    const outcomes = parseOutcomes(row.outcomes);
+    if (!outcomes || typeof row.wall_ms !== 'number') throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
+    return { outcomes, wall_ms: row.wall_ms };
   }
 
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
     const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms);
+    this.guard(() => this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms));
+  }
+
+  /** SQLite's damage codes (a page overwritten after open) as DamagedCacheError; anything else is rethrown. */
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (isSqliteDamage(err)) throw new DamagedCacheError(this.path, `${(err as { code: string }).code}: ${(err as Error).message}`);
+      throw err;
+    }
   }
 
   count(): number {
@@ -122,5 +138,16 @@ export class ExecCache {
 
   close(): void {
     this.db.close();
+  }
+}
+
+/** A stored outcomes column: a JSON list of strings, else null (the row is damaged). */
+export function parseOutcomes(text: unknown): string[] | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.every((o) => typeof o === 'string') ? v : null;
+  } catch {
+    return null;
   }
 }

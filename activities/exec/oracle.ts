@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { suiteSources, type ExecRequest, type ExecResult, type TestSuite } from '../../schemas/exec.ts';
 import { stateDir } from '../paths.ts';
+import { DamagedCacheError } from '../faults.ts';
 import { ExecCache, execContentKey, execRunKey } from './cache.ts';
 import { SandboxPool, runnerVersion } from './pool.ts';
 import type { Oracle, OracleOptions, SandboxLayers } from './types.ts';
@@ -26,7 +27,14 @@ class CachedOracle implements Oracle {
   run(req: ExecRequest): Promise<ExecResult> {
     const timeoutS = req.timeout_s ?? this.timeoutS;
     const content = execContentKey(this.version, req.code, req.suite);
-    const hit = this.cache?.get(content, timeoutS, req.timeout_fails === true);
+    let hit;
+    try {
+      hit = this.cache?.get(content, timeoutS, req.timeout_fails === true);
+    } catch (err) {
+      // A row that cannot be read is a fault, never a verdict: the caller stops, naming the file.
+      if (err instanceof DamagedCacheError) return Promise.resolve(cacheFault(err));
+      throw err;
+    }
     if (hit) return Promise.resolve({ ...hit, passed: hit.outcomes.every((o) => o === 'pass'), cached: true });
     // The same pair requested twice at once runs once.
     const key = execRunKey(content, timeoutS);
@@ -73,7 +81,12 @@ class CachedOracle implements Oracle {
       result.infra_error = raw.infraError;
       return result;
     }
-    this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    try {
+      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+    } catch (err) {
+      if (err instanceof DamagedCacheError) return cacheFault(err);
+      throw err;
+    }
     return result;
   }
 }
@@ -88,6 +101,8 @@ export async function probeSandboxLayers(): Promise<SandboxLayers> {
     await oracle.close();
   }
 }
+
+const cacheFault = (err: DamagedCacheError): ExecResult => ({ outcomes: [], wall_ms: 0, passed: false, cached: false, infra_error: err.message });
 
 /** Opens the execution oracle: sandboxed fork servers behind the SQLite execution cache. */
 export async function openOracle(opts: OracleOptions = {}): Promise<Oracle> {

@@ -7,6 +7,7 @@ import {
 } from '../../core/gate/rules.ts';
 import { astFacts, suiteFacts } from '../python/astFacts.ts';
 import type { Oracle } from '../exec/types.ts';
+import { faultStrict } from '../exec/faultStrict.ts';
 
 export interface GateItem {
   task: Task;
@@ -46,10 +47,12 @@ export interface GateReport {
  */
 export async function runGate(
   items: readonly GateItem[],
-  oracle: Oracle,
+  anyOracle: Oracle,
   profile: GateProfile,
   opts: { onProgress?: (stage: StageName, done: number, total: number) => void } = {},
 ): Promise<GateReport> {
+  // An infra_error is retried once, then stops the gate (InfraFault): a fault is never a rejection.
+  const oracle = faultStrict(anyOracle);
   const counts = Object.fromEntries(STAGES.map((s) => [s, { entered: 0, passed: 0, rejected: 0 }])) as GateReport['stage_counts'];
   const rejections: Rejection[] = [];
   let alive = items.map((_, i) => i);

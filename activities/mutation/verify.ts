@@ -9,6 +9,7 @@ import { mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
+import { faultStrict } from '../exec/faultStrict.ts';
 
 export interface MutationJob {
   task_id: string;
@@ -71,7 +72,9 @@ function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
  * Results depend only on inputs, seed and execution outcomes, never on timing: a task's rounds depend on its
  * own results only.
  */
-export async function mutateAndVerify(jobs: readonly MutationJob[], oracle: Oracle, opts: MutateVerifyOptions): Promise<MutationOutcome[]> {
+export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: Oracle, opts: MutateVerifyOptions): Promise<MutationOutcome[]> {
+  // A fault is never a verdict on a mutant: retried once, then InfraFault stops the step.
+  const oracle = faultStrict(anyOracle);
   const limits: RoundLimits = { max: opts.max ?? 4, roundSize: opts.roundSize ?? 4, cap: opts.cap ?? 40, distinctSubsets: opts.distinctSubsets ?? true };
   const say = opts.onProgress ?? (() => {});
   const t0 = performance.now();

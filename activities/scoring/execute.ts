@@ -1,5 +1,6 @@
 import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
 import type { Oracle } from '../exec/types.ts';
+import { runOrStop } from '../exec/faultStrict.ts';
 import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { suiteSources } from '../../schemas/exec.ts';
@@ -14,8 +15,6 @@ export interface ExecutionTable {
   pairs: number;
   cached: number;
   not_defined: number;
-  /** Pairs the oracle itself failed on (infrastructure, not the snippet): counted as not passing, reported. */
-  errors: { query_id: string; corpus_id: string; message: string }[];
 }
 
 export const pairKey = (q: number, c: number) => `${q}:${c}`;
@@ -24,7 +23,8 @@ export const pairKey = (q: number, c: number) => `${q}:${c}`;
  * Runs every top-`depth` snippet of every configuration against its query's tests through the oracle, each
  * distinct (query, snippet) pair once (the oracle's cache makes a re-run free). Untrusted code never runs in
  * this process: only the oracle executes it. A pair whose failure the AST facts prove (core/scoring/notDefined.ts)
- * is not run: every test's outcome is `not_defined`.
+ * is not run: every test's outcome is `not_defined`. A fault (an `infra_error` result or a failing oracle call)
+ * is retried once, then rejects with InfraFault: it is never scored as a failing snippet.
  */
 export async function executeTopK(
   bench: LoadedBenchmark,
@@ -54,7 +54,6 @@ export async function executeTopK(
   }
   const suites = bench.queries.map(suiteOf);
   const known = opts.runNotDefined ? keys.map(() => false) : await notDefinedPairs(bench, suites, keys);
-  const errors: ExecutionTable['errors'] = [];
   let done = 0;
   const results = await Promise.all(
     keys.map(async ([q, c], i): Promise<ExecResult> => {
@@ -63,19 +62,14 @@ export async function executeTopK(
         return { outcomes: suiteSources(suites[q]).map(() => NOT_DEFINED), wall_ms: 0, passed: false, cached: false };
       }
       const req: ExecRequest = { code: bench.corpus[c].code, suite: suites[q] };
-      try {
-        return await oracle.run(req);
-      } catch (err) {
-        errors.push({ query_id: bench.queries[q].query_id, corpus_id: bench.corpus[c].corpus_id, message: (err as Error).message });
-        return { outcomes: [`ERROR: Oracle(${(err as Error).message.split('\n')[0]})`], wall_ms: 0, passed: false, cached: false };
-      } finally {
-        opts.onProgress?.(++done, keys.length);
-      }
+      const res = await runOrStop(oracle, req);
+      opts.onProgress?.(++done, keys.length);
+      return res;
     }),
   );
   const map = new Map<string, ExecResult>();
   keys.forEach(([q, c], i) => map.set(pairKey(q, c), results[i]));
-  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: known.filter(Boolean).length, errors };
+  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: known.filter(Boolean).length };
 }
 
 /** For each pair, whether its failure is proven without running it (one ast_facts start for the whole table). */

@@ -36,6 +36,7 @@ export interface ScoringManifest {
   failed_configs: { config_id: string; error: string }[];
   missing_configs: string[];
   rejections: ScoringRejection[];
+  /** oracle_errors is always empty: a fault stops `score` (InfraFault) before anything is written. */
   executions: { pairs: number; cached: number; not_defined: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
   /** The bootstrap settings the report was first built with (summary.json records those of the latest report). */
   bootstrap: { replicates: number; seed: number; alpha: number };
@@ -113,7 +114,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     failed_configs: failed,
     missing_configs: missing,
     rejections: bench.rejections,
-    executions: { pairs: exec.pairs, cached: exec.cached, not_defined: exec.not_defined, oracle_errors: exec.errors },
+    executions: { pairs: exec.pairs, cached: exec.cached, not_defined: exec.not_defined, oracle_errors: [] },
     bootstrap,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);

@@ -7,6 +7,7 @@ import { BM25_CONFIG_ID } from '../../activities/scoring/configs.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
+import { StopError } from '../../activities/faults.ts';
 
 /**
  * The main job end to end: build a benchmark (mechanical distractors, five gates) → embed it under every
@@ -95,7 +96,7 @@ export function registerRun(program: Command): void {
         try {
           await buildProgram().parseAsync(['node', 'execretrieval', ...args]);
         } catch (e) {
-          throw new CliError(`run stopped at ${name}: ${(e as Error).message}`, e instanceof CliError ? e.exitCode : 1);
+          throw new CliError(`run stopped at ${name}: ${(e as Error).message}`, e instanceof CliError || e instanceof StopError ? e.exitCode : 1);
         }
         if (process.exitCode) throw new CliError(`run stopped at ${name} (exit ${process.exitCode})`, Number(process.exitCode));
       };

@@ -49,7 +49,7 @@ export function resolveTemporalTarget(env: Readonly<Record<string, string | unde
  * as `ApplicationFailure.nonRetryable` by the activity itself, so every policy below still honours them; the
  * type names are also listed so that a plain throw of one of our error classes is not retried either.
  */
-export const NON_RETRYABLE_ERROR_TYPES = ['NonRetryableProviderError', 'BudgetExceededError', 'InvalidInputError'];
+export const NON_RETRYABLE_ERROR_TYPES = ['NonRetryableProviderError', 'BudgetExceededError', 'InvalidInputError', 'InfraFault'];
 
 /** Rate limits and 5xx from a provider: back off generously (a 429 burst lasts tens of seconds). */
 export const PROVIDER_RETRY: RetryPolicy = {

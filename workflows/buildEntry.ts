@@ -1,8 +1,9 @@
 /**
  * One registry entry: generate → the five gates → on rejection regenerate with the gate's reasons (or the parse
  * error) in the prompt, up to `maxAttempts`. Ends accepted or rejected with its full attempt history, written
- * to runs/<run>/entries/<id>.json. A budget stop or an exhausted provider retry ends the entry as
- * `budget_exhausted` / `provider_error`, which a rerun of the same run picks up again.
+ * to runs/<run>/entries/<id>.json. A budget stop, an exhausted provider retry or an oracle/cache fault ends the
+ * entry as `budget_exhausted` / `provider_error` / `infra_error` without consuming the attempt: a rerun of the
+ * same run makes that attempt again, judging the response the ledger already holds instead of paying for it.
  */
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
@@ -20,13 +21,13 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   const { entry, generator } = input;
 
   const start = await def.entryStartState({ runDir: input.runDir, runId: input.runId, entryId: entry.entry_id });
-  // Full history across reruns: what earlier runs of this entry attempted (calls the ledger has), then ours.
-  const attempts: AttemptSummary[] = start.previousAttempts.filter((a) => a.attempt_no <= start.lastAttempt);
+  // Full history across reruns: the judged attempts earlier runs made, then ours.
+  const attempts: AttemptSummary[] = [...start.previousAttempts];
   let feedback = start.lastRejection ? { previous_attempt: start.lastRejection.attempt_no, reasons: start.lastRejection.reasons } : undefined;
   let status: EntryStatus = 'rejected';
   let task: Task | null = null;
 
-  for (let n = start.lastAttempt + 1; n <= input.maxAttempts; n++) {
+  for (let n = start.nextAttempt; n <= input.maxAttempts; n++) {
     let gen: GenerateOutcome;
     try {
       gen =
@@ -40,10 +41,9 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
               tasksPath: generator.tasksPath, seed: generator.seed, profile: input.profile,
             });
     } catch (err) {
-      const cause = err instanceof ActivityFailure ? err.cause : err;
-      const type = cause instanceof ApplicationFailure ? cause.type : null;
-      status = type === 'BudgetExceededError' ? 'budget_exhausted' : 'provider_error';
-      attempts.push(summary(n, type === 'BudgetExceededError' ? 'budget_exceeded' : 'provider_error', [String((cause as Error)?.message ?? cause)], null));
+      const stop = unfinished(err);
+      status = stop.status;
+      attempts.push(summary(n, stop.outcome, [stop.message], null));
       break;
     }
     if (!gen.ok) {
@@ -51,7 +51,15 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
       feedback = { previous_attempt: n, reasons: [gen.error] };
       continue;
     }
-    const gate = await exec.gateEntry({ runId: input.runId, runDir: input.runDir, entryId: entry.entry_id, attemptNo: n, task: gen.task, profile: input.profile });
+    let gate: Awaited<ReturnType<typeof exec.gateEntry>>;
+    try {
+      gate = await exec.gateEntry({ runId: input.runId, runDir: input.runDir, entryId: entry.entry_id, attemptNo: n, task: gen.task, profile: input.profile });
+    } catch (err) {
+      // Only an InfraFault is expected here; anything else the exec policy gave up on is no judgement either.
+      status = 'infra_error';
+      attempts.push(summary(n, 'infra_error', [failureMessage(err)], gen));
+      break;
+    }
     attempts.push(summary(n, gate.accepted ? 'accepted' : 'rejected', gate.reasons, gen));
     if (gate.accepted) {
       status = 'accepted';
@@ -73,6 +81,15 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   await def.recordEntryResult({ runDir: input.runDir, result });
   return result;
 
+  function unfinished(err: unknown): { status: EntryStatus; outcome: AttemptSummary['outcome']; message: string } {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const type = cause instanceof ApplicationFailure ? cause.type : null;
+    const message = failureMessage(err);
+    if (type === 'BudgetExceededError') return { status: 'budget_exhausted', outcome: 'budget_exceeded', message };
+    if (type === 'InfraFault') return { status: 'infra_error', outcome: 'infra_error', message };
+    return { status: 'provider_error', outcome: 'provider_error', message };
+  }
+
   function summary(n: number, outcome: AttemptSummary['outcome'], reasons: string[], g: GenerateOutcome | null): AttemptSummary {
     return {
       attempt_no: n,
@@ -85,4 +102,10 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
       reused: g?.reused ?? false,
     };
   }
+}
+
+/** The innermost message of an activity failure (the activity's own one-line reason). */
+function failureMessage(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return String((cause as Error)?.message ?? cause);
 }

@@ -57,6 +57,10 @@ export interface BenchmarkTally {
   rejected: number;
   budget_exhausted: number;
   provider_error: number;
+  /** Entries stopped by an oracle/cache fault (or a child workflow that failed): never judged, redone by a rerun. */
+  infra_error: number;
+  /** The first fault's one-line message (names the file and the fix); set once, stops new entries. */
+  infra_fault: string | null;
   /** Registry lines that could not be read (first page only). */
   bad_records: string[];
   budget_stopped: boolean;

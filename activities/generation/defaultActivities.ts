@@ -7,6 +7,13 @@ import { jsonlFiles } from '../paths.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
 import { readEntryResult, readRegistry, registryFromTasks, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
 
+export interface EntryStartState {
+  /** The attempt number to make next (an unjudged attempt is made again under its own number). */
+  nextAttempt: number;
+  lastRejection: { attempt_no: number; reasons: string[] } | null;
+  previousAttempts: AttemptSummary[];
+}
+
 export type EntrySource = { kind: 'registry'; path: string } | { kind: 'tasks'; path: string };
 
 export interface RegistryPage {
@@ -51,14 +58,21 @@ export function createDefaultActivities() {
       return out;
     },
 
-    /** Where a (re)started entry continues: after the last attempt the ledger has, with that attempt's reasons. */
-    async entryStartState(input: { runDir: string; runId: string; entryId: string }): Promise<{ lastAttempt: number; lastRejection: { attempt_no: number; reasons: string[] } | null; previousAttempts: AttemptSummary[] }> {
+    /**
+     * Where a (re)started entry continues, read from the ledger (not the entry file, which a dead workflow never
+     * wrote): rows left `started` by a dead worker are reconciled first, then the attempt to make (see
+     * Ledger.resumeAttempt) and the last rejection's reasons; the history of the attempts before it from the file.
+     */
+    async entryStartState(input: { runDir: string; runId: string; entryId: string }): Promise<EntryStartState> {
       const ledger = ledgerAt(runPaths(input.runDir).ledger);
-      const lastAttempt = ledger.lastAttempt(input.runId, 'entry', input.entryId);
+      ledger.reconcileStarted(input.runId, 'entry', input.entryId);
+      const nextAttempt = ledger.resumeAttempt(input.runId, 'entry', input.entryId);
       const prev = readEntryResult(input.runDir, input.entryId);
-      const judged = (prev?.attempts ?? []).filter((a) => a.attempt_no <= lastAttempt && (a.outcome === 'rejected' || a.outcome === 'parse_error'));
-      const last = judged.at(-1);
-      return { lastAttempt, lastRejection: last ? { attempt_no: last.attempt_no, reasons: last.reasons } : null, previousAttempts: prev?.attempts ?? [] };
+      return {
+        nextAttempt,
+        lastRejection: ledger.lastRejection(input.runId, 'entry', input.entryId, nextAttempt),
+        previousAttempts: (prev?.attempts ?? []).filter((a) => a.attempt_no < nextAttempt),
+      };
     },
 
     async recordEntryResult(input: { runDir: string; result: EntryResult }): Promise<void> {

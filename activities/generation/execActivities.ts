@@ -86,19 +86,24 @@ export function createExecActivities(deps: ExecActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {
     async gateEntry(input: GateEntryInput): Promise<GateEntryOutcome> {
-      return withHeartbeat(async () => {
-        const oracle = await deps.oracle();
-        const report = await runGate([{ task: input.task }], oracle, getProfile(input.profile));
-        const ledger = ledgerAt(runPaths(input.runDir).ledger);
-        const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entryId, attempt_no: input.attemptNo };
-        if (report.accepted.length === 1) {
-          ledger.judge(key, 'accepted', []);
-          return { accepted: true, task: report.accepted[0], reasons: [] };
-        }
-        const reasons = report.rejections.map(formatRejection);
-        ledger.judge(key, 'rejected', reasons);
-        return { accepted: false, task: null, reasons };
-      });
+      try {
+        return await withHeartbeat(async () => {
+          const oracle = await deps.oracle();
+          const report = await runGate([{ task: input.task }], oracle, getProfile(input.profile));
+          const ledger = ledgerAt(runPaths(input.runDir).ledger);
+          const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entryId, attempt_no: input.attemptNo };
+          if (report.accepted.length === 1) {
+            ledger.judge(key, 'accepted', []);
+            return { accepted: true, task: report.accepted[0], reasons: [] };
+          }
+          const reasons = report.rejections.map(formatRejection);
+          ledger.judge(key, 'rejected', reasons);
+          return { accepted: false, task: null, reasons };
+        });
+      } catch (err) {
+        // An InfraFault leaves the attempt unjudged: its stored response is gated again by the next run, not re-paid.
+        throw toTemporalFailure(err);
+      }
     },
 
     /**
@@ -142,6 +147,15 @@ export function createExecActivities(deps: ExecActivityDeps) {
     },
 
     async finalizeBenchmark(input: FinalizeInput): Promise<FinalizeSummary> {
+      try {
+        return await finalize(input);
+      } catch (err) {
+        throw toTemporalFailure(err);
+      }
+    },
+  };
+
+  function finalize(input: FinalizeInput): Promise<FinalizeSummary> {
       return withHeartbeat(async () => {
         const paths = runPaths(input.runDir);
         const rank = new Map(input.order.map((id, i) => [id, i]));
@@ -195,8 +209,7 @@ export function createExecActivities(deps: ExecActivityDeps) {
           files: { queries: paths.queries, corpus: paths.corpus, report: paths.report, manifest: paths.manifest },
         };
       });
-    },
-  };
+  }
 }
 export type ExecActivities = ReturnType<typeof createExecActivities>;
 

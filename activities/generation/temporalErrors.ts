@@ -3,6 +3,7 @@
  * temporal.config.ts (PROVIDER_RETRY) backs off on 429/5xx and never retries a 4xx, a missing key or a budget stop.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { StopError } from '../faults.ts';
 import { BudgetExceededError, InvalidInputError, ProviderError } from '../llm/errors.ts';
 
 export function toTemporalFailure(err: unknown): unknown {
@@ -18,6 +19,8 @@ export function toTemporalFailure(err: unknown): unknown {
   if (err instanceof BudgetExceededError || err instanceof InvalidInputError) {
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
   }
+  // An oracle/cache fault that persisted through its one retry (faultStrict): retrying the activity meets it again.
+  if (err instanceof StopError) return ApplicationFailure.create({ type: 'InfraFault', message: err.message, nonRetryable: true });
   return err;
 }
 

@@ -121,12 +121,43 @@ export class Ledger {
     return r;
   }
 
-  /** Highest attempt number already made for an entry (0 if none), so a resumed entry continues its numbering. */
-  lastAttempt(run_id: string, phase: LedgerPhase, entry_id: string): number {
-    const r = this.db
+  /**
+   * The attempt a (re)started entry continues with. Attempts are for the model: only a judged response (rejected,
+   * parse_error) moves to the next number. An attempt that got no judgement (the provider failed, the budget
+   * stopped it, the gate's oracle faulted, the workflow or worker died after the answer) is made again under the
+   * same number, so its stored response, if any, is judged instead of re-requested; an accepted attempt is
+   * judged again from its stored response (its entry file was lost), never regenerated.
+   */
+  resumeAttempt(run_id: string, phase: LedgerPhase, entry_id: string): number {
+    const last = this.db
       .prepare(`SELECT COALESCE(MAX(attempt_no),0) AS n FROM calls WHERE run_id=? AND phase=? AND entry_id=?`)
       .get(run_id, phase, entry_id) as { n: number };
-    return r.n;
+    if (last.n === 0) return 1;
+    const judged = this.db
+      .prepare(`SELECT outcome FROM calls WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='ok' AND outcome IN ('rejected','parse_error') LIMIT 1`)
+      .get(run_id, phase, entry_id, last.n) as { outcome: string } | undefined;
+    return judged ? last.n + 1 : last.n;
+  }
+
+  /** The last rejected / parse_error judgement before `before` (its reasons become the regeneration's feedback). */
+  lastRejection(run_id: string, phase: LedgerPhase, entry_id: string, before: number): { attempt_no: number; reasons: string[] } | null {
+    const r = this.db
+      .prepare(
+        `SELECT attempt_no, reasons FROM calls WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no<? AND status='ok' AND outcome IN ('rejected','parse_error')
+         ORDER BY attempt_no DESC LIMIT 1`,
+      )
+      .get(run_id, phase, entry_id, before) as { attempt_no: number; reasons: string } | undefined;
+    return r ? { attempt_no: r.attempt_no, reasons: JSON.parse(r.reasons) as string[] } : null;
+  }
+
+  /**
+   * Rows an earlier worker left `started` (it died mid-call) become `lost` when their entry is started again: no
+   * response will come for them. Returns how many were reconciled.
+   */
+  reconcileStarted(run_id: string, phase: LedgerPhase, entry_id: string): number {
+    return this.db
+      .prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND status='started'`)
+      .run(run_id, phase, entry_id).changes;
   }
 
   calls(run_id?: string): LedgerCall[] {

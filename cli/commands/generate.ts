@@ -23,6 +23,7 @@ import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
+import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 
 interface CommonOpts {
   run: string;
@@ -154,11 +155,19 @@ export function registerGenerate(program: Command): void {
         }, attaching),
       );
       const t = result.tally;
-      console.log(`entries: ${t.total} (skipped as already finished: ${t.skipped}); accepted ${t.accepted}, rejected ${t.rejected}, budget-stopped ${t.budget_exhausted}, provider errors ${t.provider_error}`);
+      console.log(`entries: ${t.total} (skipped as already finished: ${t.skipped}); accepted ${t.accepted}, rejected ${t.rejected}, budget-stopped ${t.budget_exhausted}, provider errors ${t.provider_error}, infrastructure faults ${t.infra_error}`);
       for (const b of t.bad_records) console.log(`bad record: ${b}`);
       if (t.budget_stopped) console.log('budget cap reached: rerun the same command with a higher cap to resume');
-      console.log(`released ${result.finalize.released_queries} queries, ${result.finalize.corpus_items} corpus items: ${result.finalize.files.queries}, ${result.finalize.files.corpus}`);
+      if (result.finalize) console.log(`released ${result.finalize.released_queries} queries, ${result.finalize.corpus_items} corpus items: ${result.finalize.files.queries}, ${result.finalize.files.corpus}`);
       if (existsSync(runPaths(runDir).ledger)) console.log('\n' + formatAudit(writeRunAudit(runDir).audit, { entries: false }));
+      // Accepted and rejected are final; every other entry (stopped, failed, never started) is left for a rerun.
+      const left = t.total - t.accepted - t.rejected;
+      const resume = `execretrieval ${process.argv.slice(2).join(' ')}`;
+      if (t.infra_fault !== null) throw new InfraFault(`${t.infra_fault} [${left} entries unfinished; after the fix resume with: ${resume}]`);
+      if (left > 0) {
+        console.error(`${left} entries unfinished (budget-stopped ${t.budget_exhausted}, provider errors ${t.provider_error}, not started ${left - t.budget_exhausted - t.provider_error - t.infra_error}): resume with: ${resume}`);
+        process.exitCode = EXIT_CODES.unfinished;
+      }
     });
 }
 

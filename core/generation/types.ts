@@ -51,7 +51,7 @@ export interface LlmUsage {
 }
 
 /** How one attempt ended. */
-export const ATTEMPT_OUTCOMES = ['accepted', 'rejected', 'parse_error', 'provider_error', 'budget_exceeded'] as const;
+export const ATTEMPT_OUTCOMES = ['accepted', 'rejected', 'parse_error', 'provider_error', 'budget_exceeded', 'infra_error'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export interface AttemptSummary {
@@ -67,8 +67,11 @@ export interface AttemptSummary {
   reused: boolean;
 }
 
-/** accepted / rejected are final; budget_exhausted and provider_error are redone when the run is resumed. */
-export type EntryStatus = 'accepted' | 'rejected' | 'budget_exhausted' | 'provider_error';
+/**
+ * accepted / rejected are final; budget_exhausted, provider_error and infra_error (the gate's oracle or cache
+ * failed twice: not a judgement of the entry) are redone when the run is resumed, whatever --max-attempts is.
+ */
+export type EntryStatus = 'accepted' | 'rejected' | 'budget_exhausted' | 'provider_error' | 'infra_error';
 
 /** What `buildEntry` ends with; written to `runs/<run>/entries/<entry_id>.json`. */
 export interface EntryResult {

@@ -52,9 +52,9 @@ test('20 entries: regenerations with feedback, provider retries, one rejection; 
   assert.equal(result.tally.accepted, 19);
   assert.equal(result.tally.rejected, 1);
   assert.equal(result.tally.pages, 3); // pageSize 8: continued as new twice
-  assert.equal(result.finalize.released_queries, 19);
-  assert.deepEqual(result.finalize.sweeps.cross_canonical.passing, []);
-  assert.equal(result.finalize.sweeps.distractor_sanity.passing_all_own_tests, 0);
+  assert.equal(result.finalize!.released_queries, 19);
+  assert.deepEqual(result.finalize!.sweeps.cross_canonical.passing, []);
+  assert.equal(result.finalize!.sweeps.distractor_sanity.passing_all_own_tests, 0);
 
   // Release files: valid records, registry order, e_0011 absent, 4 distractors each.
   const queries = readJsonl(join(runDir, 'queries.jsonl')).map((q) => QueryRecord.parse(q));
@@ -120,7 +120,7 @@ test('20 entries: regenerations with feedback, provider retries, one rejection; 
   });
   assert.equal(fake.log.length, before);
   assert.equal(again.tally.skipped, 20);
-  assert.equal(again.finalize.released_queries, 19);
+  assert.equal(again.finalize!.released_queries, 19);
 });
 
 test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx is not retried', async () => {
@@ -145,7 +145,7 @@ test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx
     // Sequential entries: calls were made while spend < cap, and the first call that found spend >= cap was refused.
     assert.ok(spent >= cap && spent - calls.at(-1)!.cost_usd! < cap, `spent ${spent}`);
     assert.equal(calls.length, first.tally.accepted);
-    assert.equal(first.finalize.released_queries, first.tally.accepted); // what was accepted is written anyway
+    assert.equal(first.finalize!.released_queries, first.tally.accepted); // what was accepted is written anyway
     const acceptedFirst = first.tally.accepted;
     const seenBefore = fake.log.length;
 
@@ -157,7 +157,7 @@ test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx
     assert.equal(second.tally.skipped, acceptedFirst);
     assert.equal(second.tally.accepted, 5);
     assert.equal(second.tally.provider_error, 1);
-    assert.equal(second.finalize.released_queries, 5);
+    assert.equal(second.finalize!.released_queries, 5);
     // Only the unfinished entries reached the provider, once each (the 400 was not retried).
     assert.equal(fake.log.length - seenBefore, 6 - acceptedFirst);
     const bad = ledger.calls(runId).filter((c) => c.entry_id === entries[5].entry_id);

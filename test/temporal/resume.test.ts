@@ -81,7 +81,7 @@ test('SIGKILL of the worker process mid-run: a new worker finishes the run, noth
   const result = await handle.result();
   fake.delayMs = 0;
   assert.equal(result.tally.accepted, 8);
-  assert.equal(result.finalize.released_queries, 8);
+  assert.equal(result.finalize!.released_queries, 8);
   const { lost } = checkLedger(runDir, runId, entries);
   assert.ok(lost >= 1, 'the call in flight at the kill is in the ledger as lost');
 });
@@ -104,6 +104,6 @@ test('dev server stopped and restarted from its database file mid-run: the run c
   const result = await handle.result();
   fake.delayMs = 0;
   assert.equal(result.tally.accepted, 6);
-  assert.equal(result.finalize.released_queries, 6);
+  assert.equal(result.finalize!.released_queries, 6);
   checkLedger(runDir, runId, entries);
 });

@@ -5,12 +5,21 @@
  * Temporal failures of type `InfraFault` (retrying would meet the same broken file or sandbox).
  */
 
-/** Exit codes of a step stopped by a fault (distinct from 1, "something was rejected"). */
+/**
+ * Every exit code the CLI uses, in one table (README "Exit codes"): 0 done and these. A command that also
+ * rejects some records but finishes exits `failed`.
+ */
 export const EXIT_CODES = {
-  /** An oracle, cache or sandbox fault persisted after one retry: nothing was scored or judged on it. */
-  infra: 5,
+  /** A step failed, a gate missed its threshold, or records were rejected (the rest was still done). */
+  failed: 1,
+  /** A bad option, a missing or malformed input file, an unknown name: nothing was run. */
+  usage: 2,
+  /** build / run: no task survived; the message names the stage that rejected them. */
+  no_task_accepted: 3,
   /** A generation run ended with entries left to do (provider outage, budget cap, infra fault): rerun resumes. */
   unfinished: 4,
+  /** An oracle, cache or sandbox fault persisted after one retry: nothing was scored or judged on it. */
+  infra: 5,
 } as const;
 
 /** A fault the CLI reports as one line and exits with `exitCode`. */

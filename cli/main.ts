@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { COMMANDS } from './commands/index.ts';
-import { CliError } from './errors.ts';
-import { StopError } from '../activities/faults.ts';
+import { EXIT_CODES, StopError } from '../activities/faults.ts';
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -17,7 +16,7 @@ export function buildProgram(): Command {
 }
 
 /**
- * Runs the CLI. A thrown error is printed as one line (`error: ...`) with its exit code (CliError's or a StopError's, else 1);
+ * Runs the CLI. A thrown error is printed as one line (`error: ...`) with its exit code (a StopError's, CliError included, else 1; the table is EXIT_CODES);
  * EXECRETRIEVAL_DEBUG=1 prints the stack as well.
  */
 export async function main(argv: string[]): Promise<void> {
@@ -27,6 +26,6 @@ export async function main(argv: string[]): Promise<void> {
     const err = e instanceof Error ? e : new Error(String(e));
     process.stderr.write(`error: ${err.message}\n`);
     if (process.env.EXECRETRIEVAL_DEBUG === '1' && err.stack) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = err instanceof CliError || err instanceof StopError ? err.exitCode : 1;
+    process.exitCode = err instanceof StopError ? err.exitCode : EXIT_CODES.failed;
   }
 }

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { openOracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { buildBenchmark, rejectionsByStage } from '../../activities/benchmark/build.ts';
-import { CliError, EXIT } from '../errors.ts';
+import { CliError } from '../errors.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
 export function registerBuild(program: Command): void {
@@ -33,7 +34,7 @@ export function registerBuild(program: Command): void {
         for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
         process.stderr.write(`${formatBreakdown(timings)}\n`);
         if (c.queries === 0) {
-          throw new CliError(`build: no task accepted, ${c.input_records} of ${c.input_records} records rejected; ${rejectionsByStage(report.rejections) || 'no input records'} (details: ${resolve(opts.out, 'report.json')})`, EXIT.NO_TASK_ACCEPTED);
+          throw new CliError(`build: no task accepted, ${c.input_records} of ${c.input_records} records rejected; ${rejectionsByStage(report.rejections) || 'no input records'} (details: ${resolve(opts.out, 'report.json')})`, EXIT_CODES.no_task_accepted);
         }
       } finally {
         await oracle.close();

@@ -16,6 +16,7 @@ import { registerGenerate } from './generate.ts';
 import { registerAudit } from './audit.ts';
 import { registerUi } from './ui.ts';
 import { registerRuns } from './runs.ts';
+import { registerDoctor } from './doctor.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -28,5 +29,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
-  registerUi, registerRuns,
+  registerUi, registerRuns, registerDoctor,
 ];

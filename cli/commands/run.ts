@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { benchmarkCompleteness } from '../../activities/benchmark/complete.ts';
 import { BM25_CONFIG_ID } from '../../activities/scoring/configs.ts';
-import { CliError, EXIT } from '../errors.ts';
+import { CliError } from '../errors.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { StopError } from '../../activities/faults.ts';
@@ -50,7 +51,7 @@ function settingsOf(cmd: Command, file: RunConfig): RunSettings {
 
 const intOption = (flag: string, min: number) => (v: string) => {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new CliError(`${flag}: expected an integer >= ${min}, got '${v}'`, 2);
+  if (!Number.isInteger(n) || n < min) throw new CliError(`${flag}: expected an integer >= ${min}, got '${v}'`, EXIT_CODES.usage);
   return n;
 };
 
@@ -68,7 +69,7 @@ export function registerRun(program: Command): void {
     .option('--replicates <n>', 'score: bootstrap replicates (default 5000)', intOption('--replicates', 1))
     .option('--timeout <seconds>', 'score: per-suite execution timeout (default 5)', (v) => {
       const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) throw new CliError(`--timeout: expected a positive number of seconds, got '${v}'`, 2);
+      if (!Number.isFinite(n) || n <= 0) throw new CliError(`--timeout: expected a positive number of seconds, got '${v}'`, EXIT_CODES.usage);
       return n;
     })
     .option('--rebuild', 'build the benchmark again even if runs/<id>/benchmark is complete')
@@ -84,7 +85,7 @@ export function registerRun(program: Command): void {
         try {
           file = loadRunConfig(configFile);
         } catch (e) {
-          throw new CliError((e as Error).message, 2);
+          throw new CliError((e as Error).message, EXIT_CODES.usage);
         }
       }
       const opts = settingsOf(cmd, file);
@@ -113,7 +114,7 @@ export function registerRun(program: Command): void {
       }
       // Never embed an empty benchmark (an earlier build that accepted nothing still wrote its files).
       if (!readFileSync(queries, 'utf8').trim()) {
-        throw new CliError(`run: ${queries} has no queries (the build accepted no task; see ${join(benchmark, 'report.json')}); fix the source and run again with --rebuild`, EXIT.NO_TASK_ACCEPTED);
+        throw new CliError(`run: ${queries} has no queries (the build accepted no task; see ${join(benchmark, 'report.json')}); fix the source and run again with --rebuild`, EXIT_CODES.no_task_accepted);
       }
       await step('embed', ['embed', runDir, ...(opts.configs ? ['--configs', opts.configs.join(',')] : [])]);
       // The BM25 baseline is always scored; append it only when the user did not list it already.

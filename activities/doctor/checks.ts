@@ -1,0 +1,133 @@
+/**
+ * `execretrieval doctor`: every component a run needs, checked where it lives, each with the fix. Nothing here
+ * prints a secret: keys are reported as set or not set.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRegistry } from '../embeddings/configs.ts';
+import { apiKeyEnv, availability } from '../embeddings/availability.ts';
+import { defaultCachePath, openOracle } from '../exec/oracle.ts';
+import { embeddingCachePath, modelRoot, projectRoot, stateDir } from '../paths.ts';
+import { pythonExecutable } from '../python/interpreter.ts';
+import { verifyCache } from '../storage/cacheRepair.ts';
+import { repairCommand } from '../faults.ts';
+import { DEV_SERVER, resolveTemporalTarget } from '../../temporal.config.ts';
+
+export interface Check {
+  area: string;
+  name: string;
+  /** fail: a run that needs it stops; warn: it works, with less (e.g. a configuration that will be skipped). */
+  status: 'ok' | 'warn' | 'fail';
+  detail: string;
+  fix?: string;
+}
+
+const BOOTSTRAP = 'node infra/bootstrap.mjs';
+
+function runtimeChecks(): Check[] {
+  const out: Check[] = [];
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  out.push({ area: 'runtime', name: 'node', status: major > 20 || (major === 20 && minor >= 6) ? 'ok' : 'fail', detail: `v${process.versions.node}`, fix: 'install Node >= 20.6' });
+  try {
+    const py = pythonExecutable();
+    const v = execFileSync(py, ['-c', 'import sys; print("%d.%d.%d" % sys.version_info[:3])'], { encoding: 'utf8' }).trim();
+    const [pmaj, pmin] = v.split('.').map(Number);
+    out.push({ area: 'runtime', name: 'python', status: pmaj === 3 && pmin >= 10 ? 'ok' : 'fail', detail: `${py} (${v})`, fix: 'install Python >= 3.10, or set EXECRETRIEVAL_PYTHON' });
+  } catch (e) {
+    out.push({ area: 'runtime', name: 'python', status: 'fail', detail: (e as Error).message.split('\n')[0], fix: 'install Python >= 3.10, or set EXECRETRIEVAL_PYTHON' });
+  }
+  return out;
+}
+
+function temporalChecks(env: NodeJS.ProcessEnv): Check[] {
+  const target = resolveTemporalTarget(env);
+  if (target.address) return [{ area: 'temporal', name: 'cluster', status: 'ok', detail: `TEMPORAL_ADDRESS=${target.address} (namespace ${target.namespace}); no local server is started` }];
+  const bin = join(projectRoot(), '.venv', 'bin', 'temporal');
+  const out: Check[] = [];
+  try {
+    out.push({ area: 'temporal', name: 'binary', status: 'ok', detail: `${bin}: ${execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()}` });
+  } catch {
+    out.push({ area: 'temporal', name: 'binary', status: 'fail', detail: `${bin} missing or not runnable`, fix: BOOTSTRAP });
+  }
+  const db = join(stateDir(), DEV_SERVER.dbFileName);
+  const owner = `${db}.server.json`;
+  let detail = `${db}: ${existsSync(db) ? 'present' : 'created on first run'}`;
+  if (existsSync(owner)) {
+    try {
+      const o = JSON.parse(readFileSync(owner, 'utf8')) as { pid: number; address: string; owner_pid?: number };
+      const alive = (pid?: number) => { try { return pid !== undefined && (process.kill(pid, 0), true); } catch { return false; } };
+      detail += alive(o.owner_pid) ? `; in use by pid ${o.owner_pid} (server at ${o.address})` : alive(o.pid) ? `; a server left by a finished process (pid ${o.pid}): the next run stops it` : '; stale owner file (ignored)';
+    } catch { /* unreadable owner file: startDevServer treats it as free */ }
+  }
+  out.push({ area: 'temporal', name: 'dev server database', status: 'ok', detail });
+  return out;
+}
+
+function modelAndKeyChecks(env: NodeJS.ProcessEnv): { checks: Check[]; runnable: string[] } {
+  const reg = loadRegistry({ root: projectRoot(), env });
+  const penv = { env, modelRoot: modelRoot() };
+  const checks: Check[] = reg.errors.map((e) => ({ area: 'configs', name: 'registry', status: 'fail' as const, detail: e, fix: 'fix the configuration file named' }));
+  const runnable: string[] = [];
+  const keys = new Map<string, string[]>();
+  for (const { config } of reg.entries) {
+    const a = availability(config, penv);
+    if (a.ok && config.provider !== 'bm25') runnable.push(config.config_id);
+    if (config.provider.startsWith('local')) {
+      checks.push({ area: 'models', name: config.config_id, status: a.ok ? 'ok' : 'warn', detail: a.detail, ...(a.ok ? {} : { fix: BOOTSTRAP }) });
+    }
+    const k = apiKeyEnv(config);
+    // Open-weight configurations need a server (below); their key variable is optional.
+    if (k && !config.base_url_env) keys.set(k, [...(keys.get(k) ?? []), config.config_id]);
+  }
+  for (const k of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY']) if (!keys.has(k)) keys.set(k, []);
+  for (const [k, ids] of [...keys].sort()) {
+    const set = !!env[k] || (k === 'GEMINI_API_KEY' && !!env.GOOGLE_API_KEY);
+    const uses = ids.length ? `${ids.length} embedding configuration(s)` : 'generation only';
+    checks.push({ area: 'keys', name: k, status: set ? 'ok' : 'warn', detail: `${set ? 'set' : 'not set'} (${uses})`, ...(set ? {} : { fix: `export ${k}=… to run them` }) });
+  }
+  const server = env.EXECRETRIEVAL_EMBED_BASE_URL;
+  checks.push({ area: 'keys', name: 'EXECRETRIEVAL_EMBED_BASE_URL', status: server ? 'ok' : 'warn', detail: server ? `open-weight models at ${server}` : 'not set (open-weight configurations are unavailable)', ...(server ? {} : { fix: 'point it at an OpenAI-compatible embedding server' }) });
+  return { checks, runnable };
+}
+
+function cacheChecks(): Check[] {
+  return [defaultCachePath(), embeddingCachePath()].map((path) => {
+    if (!existsSync(path)) return { area: 'caches', name: path, status: 'ok' as const, detail: 'not created yet' };
+    const h = verifyCache(path);
+    return h.ok
+      ? { area: 'caches', name: path, status: 'ok' as const, detail: `sound (${h.rows_readable} rows)` }
+      : { area: 'caches', name: path, status: 'fail' as const, detail: `damaged: ${h.problems[0] ?? `${h.rows_invalid} unreadable rows`}`, fix: repairCommand(path) };
+  });
+}
+
+async function sandboxChecks(): Promise<Check[]> {
+  let oracle;
+  try {
+    oracle = await openOracle({ cachePath: null, concurrency: 1 });
+    const layers = (await oracle.layers?.()) ?? {};
+    const on = Object.entries(layers).filter(([k, v]) => v === true && !k.endsWith('_error')).map(([k]) => k);
+    const missing = ['view', 'landlock', 'seccomp', 'netns', 'private_tmp'].filter((k) => layers[k] !== true);
+    return [{
+      area: 'sandbox', name: 'layers', status: missing.length ? 'warn' : 'ok',
+      detail: `in force: ${on.join(', ') || 'none reported'}${missing.length ? `; not available here: ${missing.join(', ')}` : ''}${layers.uid !== undefined ? `; uid ${layers.uid}` : ''}`,
+      ...(missing.length ? { fix: 'run as root on Linux >= 5.13 for every layer (README "Checking tasks by execution")' } : {}),
+    }];
+  } catch (e) {
+    return [{ area: 'sandbox', name: 'fork server', status: 'fail', detail: (e as Error).message.split('\n')[0], fix: BOOTSTRAP }];
+  } finally {
+    await oracle?.close();
+  }
+}
+
+export interface DoctorReport {
+  checks: Check[];
+  /** What `npm start` will run with the components found. */
+  npm_start: { command: string; configs: string[] };
+}
+
+export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
+  const { checks: modelChecks, runnable } = modelAndKeyChecks(env);
+  const checks = [...runtimeChecks(), ...temporalChecks(env), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
+  return { checks, npm_start: { command: 'execretrieval run --source curated --id default', configs: [...runnable, 'bm25'] } };
+}

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { modelRoot } from '../../activities/paths.ts';
+import { PROJECT_ROOT } from '../../workers/registry.ts';
+
+function doctor(state: string, extraEnv: Record<string, string>) {
+  const env: NodeJS.ProcessEnv = { ...process.env, EXECRETRIEVAL_STATE_DIR: state, ...extraEnv };
+  delete env.TEMPORAL_ADDRESS;
+  delete env.EXECRETRIEVAL_EMBED_CACHE;
+  return spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'doctor', '--json'], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 });
+}
+
+test('doctor: a damaged cache fails with its repair command; keys are reported set, never printed; npm start lists the runnable configurations', () => {
+  const state = mkdtempSync(join(tmpdir(), 'doctor-'));
+  try {
+    mkdirSync(state, { recursive: true });
+    symlinkSync(modelRoot(), join(state, 'models'));
+    const secret = 'sk-doctor-test-0123456789';
+    const ok = doctor(state, { OPENAI_API_KEY: secret });
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.ok(!ok.stdout.includes(secret) && !ok.stderr.includes(secret), 'the key value never appears');
+    const r = JSON.parse(ok.stdout) as { checks: { area: string; name: string; status: string; detail: string; fix?: string }[]; npm_start: { configs: string[] } };
+    const by = (name: string) => r.checks.find((c) => c.name === name)!;
+    assert.equal(by('OPENAI_API_KEY').status, 'ok');
+    assert.match(by('OPENAI_API_KEY').detail, /^set \(\d+ embedding configuration/);
+    assert.equal(by('python').status, 'ok');
+    assert.equal(by('binary').status, 'ok');
+    assert.equal(by('layers').area, 'sandbox');
+    assert.equal(by('local-all-minilm-l6-v2').status, 'ok');
+    assert.ok(r.npm_start.configs.includes('local-all-minilm-l6-v2') && r.npm_start.configs.includes('bm25'));
+    assert.ok(r.npm_start.configs.some((c) => c.startsWith('openai-')), 'a hosted configuration with its key set is runnable');
+
+    // A cache file overwritten with garbage: the run that opens it would stop; doctor says so first, with the fix.
+    const cache = join(state, 'exec-cache.sqlite');
+    writeFileSync(cache, Buffer.alloc(8192, 0x5a));
+    const bad = doctor(state, {});
+    assert.equal(bad.status, 1, bad.stderr);
+    const c = (JSON.parse(bad.stdout).checks as { name: string; status: string; fix?: string }[]).find((x) => x.name === cache)!;
+    assert.equal(c.status, 'fail');
+    assert.equal(c.fix, `execretrieval cache repair --path ${cache}`);
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+});

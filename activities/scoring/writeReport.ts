@@ -17,6 +17,9 @@ import { buildLeaderboard, leaderboardCsv } from '../../core/report/leaderboard.
 import type { ScoringManifest } from './scoreRun.ts';
 import { DEFAULT_DENSITY, densityScaling } from '../../core/report/density.ts';
 import { rankResolution } from '../../core/report/resolution.ts';
+import { secondStage, type SecondStageRow } from '../../core/report/secondStage.ts';
+import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
+import type { ScoredQuery } from '../../core/report/types.ts';
 import { sortedConfigs } from '../../core/report/headline.ts';
 import { MD_PAIRWISE } from '../../core/report/markdown.ts';
 
@@ -49,6 +52,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   // The paper's analyses that need no new data (docs/metrics.md: density_scaling, rank_resolution).
   const density = configs.map((c) => densityScaling(c.config_id, c.queries, { ...DEFAULT_DENSITY, seed: opts.seed }, opts));
   const resolution = rankResolution(sortedConfigs(stats), stats.pairwise, MD_PAIRWISE, stats.n_queries, opts.alpha);
+  const second_stage = secondStageRows(runDir, configs, opts);
 
   const summary = {
     run,
@@ -80,6 +84,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
     estimates: stats.estimates,
     density,
     resolution,
+    second_stage,
   };
   const files: string[] = [];
   const put = (name: string, write: (p: string) => void) => {
@@ -93,7 +98,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
   put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution })));
+  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage })));
   put('report.html', (p) =>
     writeFileAtomic(
       p,
@@ -130,4 +135,18 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   }
   files.push(...readdirSync(trecDir).map((f) => join(trecDir, f)));
   return { dir, stats, files };
+}
+
+/** The lexical second stage: every other configuration's top 10 fused with BM25's order; none without a BM25 run. */
+const SECOND_STAGE = 'bm25';
+function secondStageRows(runDir: string, configs: readonly { config_id: string; queries: ScoredQuery[] }[], opts: ReportOptions): SecondStageRow[] {
+  const file = join(runDir, 'rankings', `${SECOND_STAGE}.parquet`);
+  if (!configs.some((c) => c.config_id === SECOND_STAGE) || !existsSync(file)) return [];
+  const ranks = new Map<string, Map<string, number>>();
+  for (const row of readRankingsParquet(file)) {
+    let m = ranks.get(row.query_id);
+    if (!m) ranks.set(row.query_id, (m = new Map()));
+    m.set(row.corpus_id, row.rank);
+  }
+  return configs.filter((c) => c.config_id !== SECOND_STAGE).map((c) => secondStage(c.config_id, c.queries, SECOND_STAGE, ranks, EXEC_DEPTH, opts));
 }

@@ -1,9 +1,10 @@
 import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
+import type { SecondStageRow } from './secondStage.ts';
 import { fmt, fmtCi, fmtP, mdTable } from './format.ts';
 
 /** The paper's analyses that need no new data, as report.md sections (definitions in the glossary). Pure. */
-export function analysesMarkdown(density: readonly DensityTable[], resolution: readonly ResolutionRow[]): string[] {
+export function analysesMarkdown(density: readonly DensityTable[], resolution: readonly ResolutionRow[], second: readonly SecondStageRow[] = []): string[] {
   const out: string[] = [];
   if (density.length) {
     const d0 = density[0];
@@ -59,6 +60,20 @@ export function analysesMarkdown(density: readonly DensityTable[], resolution: r
         ),
       );
     }
+  }
+  if (second.length) {
+    out.push('', '## Where the first stage leaves the work', '');
+    out.push(
+      `exec@1 of each configuration, then after an oracle-free second stage: reciprocal rank fusion of its top ${second[0].depth} with ` +
+        `${second[0].second}'s order of the same snippets; exec@${second[0].depth} is the ceiling any reranker of that list can reach (glossary: second_stage).`,
+    );
+    out.push(
+      '',
+      mdTable(
+        ['config', 'exec@1', `exec@1 after RRF with ${second[0].second}`, `exec@${second[0].depth} (ceiling)`, 'recovered'],
+        second.map((r) => [r.config_id, fmtCi(r.first_exec_at_1), fmtCi(r.fused_exec_at_1), fmtCi(r.ceiling_exec_at_k), fmtCi(r.recovered)]),
+      ),
+    );
   }
   return out;
 }

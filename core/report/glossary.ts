@@ -96,6 +96,13 @@ export const GLOSSARY: readonly Definition[] = [
     code: 'core/report/resolution.ts',
   },
   {
+    name: 'second_stage',
+    text:
+      'exec@1 after an oracle-free second stage: reciprocal rank fusion (k = 60) of the configuration\'s executed top 10 with BM25\'s order of the same snippets (a snippet outside BM25\'s stored top 100 gets no BM25 term; exact fused ties keep the first-stage order), against exec@10 as the ceiling any reranker of that list can reach. ' +
+      'recovered: (fused exec@1 - exec@1) / (exec@10 - exec@1), a ratio of sums over queries; negative when fusion loses more rank-1 passes than it wins.',
+    code: 'core/report/secondStage.ts',
+  },
+  {
     name: 'interval',
     text: 'Every [low, high] is a query-level bootstrap percentile interval: queries are resampled with replacement, the same resamples for every configuration and statistic, and a ratio statistic is recomputed as a ratio of sums per resample.',
     code: 'core/stats/engine.ts',

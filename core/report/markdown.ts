@@ -7,6 +7,7 @@ import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.
 import { analysesMarkdown } from './analysesMarkdown.ts';
 import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
+import type { SecondStageRow } from './secondStage.ts';
 
 /** Pairwise tables printed in the Markdown (the full set is in pairwise.parquet). */
 export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
@@ -22,9 +23,10 @@ export interface MarkdownContext {
   run: string;
   failed: { config_id: string; error: string }[];
   rejections: number;
-  /** The paper's analyses (core/report/density.ts, resolution.ts); sections are left out when absent. */
+  /** The paper's analyses (core/report/density.ts, resolution.ts, secondStage.ts); sections are left out when absent. */
   density?: readonly DensityTable[];
   resolution?: readonly ResolutionRow[];
+  secondStage?: readonly SecondStageRow[];
 }
 
 /** report.md: headline table with CIs, deception by bug type and domain, significance tables, glossary. Pure. */
@@ -88,7 +90,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
       ),
     );
   }
-  out.push(...analysesMarkdown(ctx.density ?? [], ctx.resolution ?? []));
+  out.push(...analysesMarkdown(ctx.density ?? [], ctx.resolution ?? [], ctx.secondStage ?? []));
   out.push('', '## Glossary', '', 'One definition per column (the same text is in report.html, summary.json `definitions` and docs/metrics.md).', '');
   for (const d of GLOSSARY) out.push(`- **${d.name}**: ${d.text} (\`${d.code}\`)`);
   return out.join('\n') + '\n';

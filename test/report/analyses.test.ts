@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { densityScaling } from '../../core/report/density.ts';
 import { queriesToResolve, rankResolution } from '../../core/report/resolution.ts';
 import { analysesMarkdown } from '../../core/report/analysesMarkdown.ts';
+import { secondStage } from '../../core/report/secondStage.ts';
 import type { PairwiseRow } from '../../core/stats/pairwise.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 
@@ -105,4 +106,26 @@ test('report.md sections: one density table per configuration (lower bounds mark
   assert.match(md, /\| 0 \| 0\.00 \| 1\.000 \[1\.000, 1\.000\] \| ≥ 0\.500 \[[^\]]+\] \| – \| 3 \|/);
   assert.match(md, /\| 2 \| 1\.50 \| 0\.500 \[[^\]]+\] \| 0\.250 \[[^\]]+\] \| 0\.500 \[[^\]]+\] \| 0 \|/);
   assert.match(md, /## Rank resolution[\s\S]*### exec@1[\s\S]*\| x \| y \| 0\.100 \[-0\.100, 0\.300\] \| no \| 4 \| 4 \| 1\.0000 \| no \| none \(b = c\) \|/);
+});
+
+test('second stage: RRF with BM25 over the top k, hand-worked; exact fused ties keep the first-stage order, not the id order', () => {
+  const Q1 = q('Q1', [['d1', false], ['c', true], ['x', false]], []);
+  const Q2 = q('Q2', [['z', true], ['a', false]], []); // fused tie (1,2) vs (2,1): id order would put a first
+  const Q3 = q('Q3', [['d', false], ['e', false]], []);
+  const Q4 = q('Q4', [['c', true], ['d', false], ['e', false]], []); // c not in BM25's list
+  const ranks = new Map([
+    ['Q1', new Map([['c', 1], ['x', 2], ['d1', 5]])],
+    ['Q2', new Map([['a', 1], ['z', 2]])],
+    ['Q4', new Map([['d', 1], ['e', 2]])],
+  ]);
+  const r = secondStage('m', [Q1, Q2, Q3, Q4], 'bm25', ranks, 10, SETTINGS);
+  // Q1: c = 1/62 + 1/61 beats d1 = 1/61 + 1/63: fixed. Q2: tie, z stays. Q3: nothing passes. Q4: d = 1/62 + 1/61 > c = 1/61: lost.
+  assert.equal(r.first_exec_at_1.estimate, 0.5);
+  assert.equal(r.fused_exec_at_1.estimate, 0.5);
+  assert.equal(r.ceiling_exec_at_k.estimate, 0.75);
+  assert.equal(r.recovered.estimate, 0); // one won (Q1), one lost (Q4), over one query of room (Q1)
+  assert.equal(r.recovered.support, 1);
+  // Depth 1: the rerank has nothing to reorder, fused = first = ceiling.
+  const one = secondStage('m', [Q1, Q2, Q3, Q4], 'bm25', ranks, 1, SETTINGS);
+  assert.deepEqual([one.first_exec_at_1.estimate, one.fused_exec_at_1.estimate, one.ceiling_exec_at_k.estimate], [0.5, 0.5, 0.5]);
 });

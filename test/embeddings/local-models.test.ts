@@ -7,6 +7,10 @@ import { createLocalStaticProvider } from '../../activities/embeddings/providers
 import { ProviderUnavailableError } from '../../activities/embeddings/types.ts';
 import { dot } from '../../core/embeddings/vectors.ts';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
+import { spawnSync } from 'node:child_process';
+import { AutoTokenizer, env, type Tensor } from '@huggingface/transformers';
+import { tokenizeTruncated } from '../../activities/embeddings/providers/truncation.ts';
+import { projectRoot } from '../../activities/paths.ts';
 
 // Real weights installed by infra/bootstrap/20-models.mjs (npm test runs bootstrap first).
 const penv = { env: {}, modelRoot: join(process.cwd(), '.execretrieval', 'models') };
@@ -33,6 +37,38 @@ test('local all-MiniLM-L6-v2 reproduces the sentence-transformers reference simi
     // Truncation at the model card's max_seq_length (256 word pieces, special tokens included).
     const long = await p.embed(['word '.repeat(1000)], 'document');
     assert.equal(long.tokens, 256);
+  } finally {
+    await p.close?.();
+  }
+});
+
+test('a text past 256 word pieces keeps its final [SEP], as sentence-transformers truncates: matches a numpy forward pass', async () => {
+  const p = await createLocalOnnxProvider(config('local-all-minilm-l6-v2'), penv);
+  try {
+    const text = 'def square(x):\n    return x ** 2  # squares x\n'.repeat(40);
+    env.localModelPath = penv.modelRoot;
+    const tokenizer = await AutoTokenizer.from_pretrained('all-MiniLM-L6-v2', { local_files_only: true });
+    const content = tokenizer.encode(text, { add_special_tokens: false });
+    assert.ok(content.length > 300, `${content.length} word pieces: long enough to be cut`);
+    // The fault itself: transformers.js' own truncation ends the row in a word piece, not [SEP] (102).
+    const raw = (tokenizer([text], { truncation: true, max_length: 256 }).input_ids as Tensor).data as BigInt64Array;
+    assert.equal(raw.length, 256);
+    assert.notEqual(raw[255], 102n);
+    const fixed = (tokenizeTruncated(tokenizer, [text, 'short'], 256).input_ids as Tensor).data as BigInt64Array;
+    assert.equal(fixed[255], 102n);
+    assert.deepEqual([...fixed.slice(0, 255)], [...raw.slice(0, 255)], 'only the last position changes');
+    // The reference: onnx's numpy evaluator on [CLS] + content[:254] + [SEP], truncation done in Python.
+    const r = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), [join(projectRoot(), 'test', 'embeddings', 'onnx_truncation_reference.py')], {
+      input: JSON.stringify({ model_dir: join(penv.modelRoot, 'all-MiniLM-L6-v2'), content_ids: content, max_length: 256 }),
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const ref = JSON.parse(r.stdout) as { n_tokens: number; last_id: number; vector: number[] };
+    assert.deepEqual([ref.n_tokens, ref.last_id], [256, 102]);
+    const [ours] = (await p.embed([text], 'document')).vectors;
+    let maxDiff = 0;
+    ref.vector.forEach((x, k) => (maxDiff = Math.max(maxDiff, Math.abs(ours[k] - x))));
+    assert.ok(maxDiff <= 1e-5, `max |Δ| = ${maxDiff}`);
   } finally {
     await p.close?.();
   }

@@ -4,6 +4,7 @@ import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { localModelDir, localModelFiles } from '../availability.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+import { tokenizeTruncated } from './truncation.ts';
 
 // Never touch the network: a missing model fails at once with a clear message instead of a hub download.
 env.allowRemoteModels = false;
@@ -14,7 +15,8 @@ env.allowRemoteModels = false;
  *
  * Not the `feature-extraction` pipeline: it always truncates at the tokenizer's model_max_length (512 for
  * BERTs) with no way to pass another, while sentence-transformers truncates at the model card's
- * max_seq_length (256 for all-MiniLM-L6-v2). The three calls below are what the pipeline does, plus max_length.
+ * max_seq_length (256 for all-MiniLM-L6-v2). The three calls below are what the pipeline does, plus max_length,
+ * with the truncation repaired to keep the final [SEP] as sentence-transformers does (truncation.ts).
  */
 export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const local = config.local!;
@@ -32,7 +34,7 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
   return {
     async embed(texts) {
       if (texts.length === 0) return { vectors: [], tokens: 0 };
-      const inputs = tokenizer([...texts], { padding: true, truncation: true, max_length: maxLength });
+      const inputs = tokenizeTruncated(tokenizer, texts, maxLength);
       const out = (await model(inputs)) as { last_hidden_state: Tensor };
       let pooled: Tensor = out.last_hidden_state;
       if (local.pooling === 'mean') pooled = mean_pooling(pooled, inputs.attention_mask as Tensor);

@@ -88,6 +88,15 @@ export const ACTIVITY_CLASSES = {
   default: { startToCloseTimeout: '1 minute', retry: LOCAL_RETRY },
 } as const satisfies Record<TaskQueueKey, ActivityOptions>;
 
+/**
+ * The llm class for a given --provider-patience: one activity retries provider errors for up to `patienceMs`
+ * itself, so its start-to-close must outlast the patience plus one slow request (the heartbeat still notices a
+ * dead worker within 30 s). Temporal's own retry (PROVIDER_RETRY) is then only for workers that die.
+ */
+export function llmActivityOptions(queues: TaskQueues, patienceMs: number, overrides: ActivityOptions = {}): ActivityOptions {
+  return activityOptions('llm', queues, { startToCloseTimeout: patienceMs + 15 * 60_000, ...overrides });
+}
+
 /** Full options for `proxyActivities`: the class's timeouts and retry policy on the queue of the same name. */
 export function activityOptions(key: TaskQueueKey, queues: TaskQueues, overrides: ActivityOptions = {}): ActivityOptions {
   return { ...ACTIVITY_CLASSES[key], taskQueue: queues[key], ...overrides };

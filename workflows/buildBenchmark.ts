@@ -73,7 +73,7 @@ export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildB
     const child = executeChild(buildEntry, {
       workflowId: entryWorkflowId(input.runId, entry.entry_id),
       taskQueue: input.queues.default,
-      args: [{ runId: input.runId, runDir: input.runDir, entry, generator: input.generator, maxAttempts: input.maxAttempts, profile: input.profile, queues: input.queues, budget: input.budget, activityOverrides: input.activityOverrides }],
+      args: [{ runId: input.runId, runDir: input.runDir, entry, generator: input.generator, maxAttempts: input.maxAttempts, profile: input.profile, queues: input.queues, budget: input.budget, providerPatienceMs: input.providerPatienceMs, activityOverrides: input.activityOverrides }],
     }).then(
       (r): [string, EntryResult | Error] => [entry.entry_id, r],
       (e): [string, EntryResult | Error] => [entry.entry_id, e instanceof Error ? e : new Error(String(e))],

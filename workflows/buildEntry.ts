@@ -11,12 +11,14 @@ import type { ExecActivities } from '../activities/generation/execActivities.ts'
 import type { GenerateOutcome, LlmActivities } from '../activities/generation/llmActivities.ts';
 import type { AttemptSummary, EntryResult, EntryStatus } from '../core/generation/types.ts';
 import type { Task } from '../schemas/task.ts';
-import { activityOptions } from '../temporal.config.ts';
+import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
+import { DEFAULT_PROVIDER_PATIENCE_MS } from '../core/generation/patience.ts';
 import type { BuildEntryInput } from './generationTypes.ts';
 
 export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
-  const llm = proxyActivities<LlmActivities>(activityOptions('llm', input.queues, input.activityOverrides?.llm));
+  const patience = input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS;
+  const llm = proxyActivities<LlmActivities>(llmActivityOptions(input.queues, patience, input.activityOverrides?.llm));
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
   const { entry, generator } = input;
 
@@ -34,7 +36,7 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
         generator.kind === 'llm'
           ? await llm.generateEntryLlm({
               runId: input.runId, runDir: input.runDir, entry, attemptNo: n,
-              settings: generator.settings, promptId: generator.promptId, feedback, budget: input.budget,
+              settings: generator.settings, promptId: generator.promptId, feedback, budget: input.budget, providerPatienceMs: patience,
             })
           : await exec.generateEntryMechanical({
               runId: input.runId, runDir: input.runDir, entry, attemptNo: n,

@@ -9,7 +9,8 @@ import type { DefaultActivities } from '../activities/generation/defaultActiviti
 import type { LlmActivities } from '../activities/generation/llmActivities.ts';
 import type { Dropped } from '../core/generation/dedup.ts';
 import type { RegistryEntry } from '../core/generation/types.ts';
-import { activityOptions } from '../temporal.config.ts';
+import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
+import { DEFAULT_PROVIDER_PATIENCE_MS } from '../core/generation/patience.ts';
 import type { GenerateRegistryInput } from './generationTypes.ts';
 
 export interface GenerateRegistryResult {
@@ -20,7 +21,8 @@ export interface GenerateRegistryResult {
 }
 
 export async function generateRegistry(input: GenerateRegistryInput): Promise<GenerateRegistryResult> {
-  const llm = proxyActivities<LlmActivities>(activityOptions('llm', input.queues, input.activityOverrides?.llm));
+  const patience = input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS;
+  const llm = proxyActivities<LlmActivities>(llmActivityOptions(input.queues, patience, input.activityOverrides?.llm));
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const triples: Omit<RegistryEntry, 'entry_id'>[] = [];
   const failed: { domain: string; error: string }[] = [];
@@ -32,7 +34,7 @@ export async function generateRegistry(input: GenerateRegistryInput): Promise<Ge
         runId: input.runId, runDir: input.runDir, domain, count: input.perDomain,
         takenNames: triples.map((t) => t.function_name), attemptNo: n,
         feedback: lastError ? { previous_attempt: n - 1, reasons: [lastError] } : undefined,
-        settings: input.settings, promptId: input.promptId, budget: input.budget,
+        settings: input.settings, promptId: input.promptId, budget: input.budget, providerPatienceMs: patience,
       });
       if (r.ok) {
         triples.push(...r.triples);

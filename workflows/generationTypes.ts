@@ -24,6 +24,8 @@ export interface BuildEntryInput {
   profile: string;
   queues: TaskQueues;
   budget?: Budget;
+  /** How long one attempt keeps retrying provider errors (--provider-patience, ms). */
+  providerPatienceMs?: number;
   activityOverrides?: ActivityOverrides;
 }
 
@@ -36,6 +38,7 @@ export interface BuildBenchmarkInput {
   profile: string;
   queues: TaskQueues;
   budget?: Budget;
+  providerPatienceMs?: number;
   /** Children in flight at once. */
   concurrency: number;
   /** Entries per workflow run; after each page the workflow continues as new (bounded history). */
@@ -78,6 +81,7 @@ export interface GenerateRegistryInput {
   maxAttempts: number;
   queues: TaskQueues;
   budget?: Budget;
+  providerPatienceMs?: number;
   nearDuplicateThreshold?: number;
   activityOverrides?: ActivityOverrides;
 }

@@ -13,7 +13,7 @@ import { runPaths } from './runFiles.ts';
 
 // Always doubles, even when every value happens to be whole (a mechanical run costs exactly 0): a column's
 // type must not depend on the data, or files of two runs would not concatenate.
-const AUDIT_FLOAT_COLUMNS = ['cost_usd', 'latency_ms'];
+const AUDIT_FLOAT_COLUMNS = ['cost_usd', 'latency_ms', 'lost_cost_usd_max', 'cost_usd_max'];
 
 export interface AuditFiles {
   audit: RunAudit;

@@ -2,28 +2,33 @@
  * Activities of the `llm` queue: one generator call per activity, through the ledger.
  *
  * Order inside a call, and why: (1) a response an earlier try of the same attempt already stored is reused, so
- * a worker killed after the provider answered never makes us pay twice; (2) the budget is checked before
- * anything is sent; (3) the call is recorded as `started` before the request, so a worker killed mid-request
- * leaves a row the next try marks `lost` (every request the provider saw is in the ledger); (4) the response is
- * stored, then parsed: a malformed response is a judged attempt (`parse_error`), not a failure of the activity.
+ * a worker killed after the provider answered never makes us pay twice; (2) the call is recorded as `started`
+ * before the request, with its worst-case cost reserved against the budget in the same transaction (refused if
+ * it could pass the cap), so a worker killed mid-request leaves a row the next run marks `lost` with its bounds
+ * (every request the provider saw is in the ledger); (3) a 429 / 5xx / timeout is retried here, honouring
+ * Retry-After, until `providerPatienceMs` runs out, then fails non-retryably (`provider_error`, which the next run
+ * redoes without consuming --max-attempts); (4) the response is stored, then parsed: a malformed response is a
+ * judged attempt (`parse_error`), not a failure of the activity.
  */
 import { buildEntryPrompt, buildRegistryPrompt, type Feedback, type PromptMessages } from '../../core/generation/prompts.ts';
-import { callCostUsd, hasPrice, priceKey } from '../../core/generation/cost.ts';
+import { callBound, callCostUsd, hasPrice, priceKey } from '../../core/generation/cost.ts';
+import { DEFAULT_PROVIDER_PATIENCE_MS } from '../../core/generation/patience.ts';
 import { parseEntryResponse, parseRegistryResponse } from '../../core/generation/parse.ts';
 import { LlmSettings, type LlmUsage, type RegistryEntry } from '../../core/generation/types.ts';
 import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
 import type { Task } from '../../schemas/task.ts';
-import { ledgerAt, type Ledger } from '../ledger/ledger.ts';
-import { BudgetExceededError, InvalidInputError } from '../llm/errors.ts';
-import { callLlm, providerEnv } from '../llm/providers.ts';
+import { ledgerAt, type BudgetCap } from '../ledger/ledger.ts';
+import { InvalidInputError, ProviderError } from '../llm/errors.ts';
+import { callLlm, outputAllowance, providerEnv } from '../llm/providers.ts';
 import { loadPriceTable, loadPromptSet, promptSha256 } from './files.ts';
 import { runPaths } from './runFiles.ts';
 import { toTemporalFailure, withHeartbeat } from './temporalErrors.ts';
 
-export interface Budget {
-  max_usd?: number;
-  max_tokens?: number;
-}
+export type Budget = BudgetCap;
+
+/** Backoff between provider retries when the provider sends no Retry-After: 1 s, doubling, at most 60 s. */
+const BACKOFF_FIRST_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
 
 export interface CallMeta {
   usage: LlmUsage;
@@ -45,6 +50,8 @@ export interface GenerateEntryInput {
   promptId: string;
   feedback?: Feedback;
   budget?: Budget;
+  /** --provider-patience in ms (default DEFAULT_PROVIDER_PATIENCE_MS). */
+  providerPatienceMs?: number;
 }
 
 export interface GenerateRegistryInput {
@@ -58,28 +65,25 @@ export interface GenerateRegistryInput {
   promptId: string;
   feedback?: Feedback;
   budget?: Budget;
+  providerPatienceMs?: number;
 }
 
 export type RegistryOutcome = ({ ok: true; triples: Omit<RegistryEntry, 'entry_id'>[] } | { ok: false; error: string }) & CallMeta;
 
 export interface LlmActivityDeps {
   env: Readonly<Record<string, string | undefined>>;
+  /** Waits between provider retries (tests pass a recording one). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
-export function checkBudget(ledger: Ledger, runId: string, budget: Budget | undefined): void {
-  if (!budget) return;
-  const s = ledger.spend(runId);
-  if (budget.max_usd !== undefined && s.cost_usd >= budget.max_usd) {
-    throw new BudgetExceededError(`budget cap reached: spent $${s.cost_usd.toFixed(4)} of $${budget.max_usd} (rerun with a higher --budget-usd to resume)`);
-  }
-  if (budget.max_tokens !== undefined && s.tokens >= budget.max_tokens) {
-    throw new BudgetExceededError(`budget cap reached: ${s.tokens} of ${budget.max_tokens} tokens (rerun with a higher --budget-tokens to resume)`);
-  }
-}
+const utf8Bytes = (m: PromptMessages) => Buffer.byteLength(m.system, 'utf8') + Buffer.byteLength(m.user, 'utf8');
+const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
 
 export function createLlmActivities(deps: LlmActivityDeps) {
 
-  /** Steps (1)–(3) and the request; returns the stored response text with its usage. */
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  /** Steps (1)–(3) and the request, with provider errors retried until the patience runs out. */
   async function call(
     runDir: string,
     key: { run_id: string; phase: LedgerPhase; entry_id: string; attempt_no: number },
@@ -87,6 +91,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     promptId: string,
     messages: PromptMessages,
     budget: Budget | undefined,
+    patienceMs: number,
   ): Promise<CallMeta & { text: string }> {
     const settings = LlmSettings.parse(settingsIn);
     const table = loadPriceTable();
@@ -99,30 +104,48 @@ export function createLlmActivities(deps: LlmActivityDeps) {
       const usage = { input_tokens: stored.input_tokens, output_tokens: stored.output_tokens, reasoning_tokens: stored.reasoning_tokens };
       return { text: stored.text, usage, cost_usd: stored.cost_usd, latency_ms: stored.latency_ms, model: stored.model, reused: true };
     }
-    checkBudget(ledger, key.run_id, budget);
     const env = providerEnv(settings.provider, deps.env);
-    const id = ledger.startCall({
-      ...key,
-      provider: settings.provider,
-      model: settings.model,
-      endpoint: settings.endpoint,
-      reasoning_effort: settings.reasoning_effort ?? null,
-      prompt_id: promptId,
-      prompt_sha256: promptSha256(messages),
-      started_at: new Date().toISOString(),
-    });
-    const t0 = performance.now();
-    try {
-      const reply = await withHeartbeat(() => callLlm(settings, messages, env));
-      const latency_ms = Math.round(performance.now() - t0);
-      // Priced by the requested model: a dated snapshot id in the reply is the same product and price.
-      const cost_usd = callCostUsd(table, settings.provider, settings.model, reply.usage);
-      ledger.finishCall(id, { text: reply.text, latency_ms, ...reply.usage, cost_usd, model: reply.model });
-      return { text: reply.text, usage: reply.usage, cost_usd, latency_ms, model: reply.model, reused: false };
-    } catch (err) {
-      const status = (err as { httpStatus?: number | null }).httpStatus ?? null;
-      ledger.failCall(id, { http_status: status, error: (err as Error).message, latency_ms: Math.round(performance.now() - t0) });
-      throw err;
+    const chars = messages.system.length + messages.user.length;
+    const bound = callBound(table, settings.provider, settings.model, { chars, bytes: utf8Bytes(messages) }, outputAllowance(settings));
+    const deadline = Date.now() + patienceMs;
+    let backoff = BACKOFF_FIRST_MS;
+    // Attempts are for the model, not for the network: every try below is the same attempt (try_no 1, 2, ...),
+    // each a ledger row, and only the patience (not --max-attempts) bounds them.
+    for (let tries = 1; ; tries++) {
+      const id = ledger.startCall(
+        {
+          ...key,
+          provider: settings.provider,
+          model: settings.model,
+          endpoint: settings.endpoint,
+          reasoning_effort: settings.reasoning_effort ?? null,
+          prompt_id: promptId,
+          prompt_sha256: promptSha256(messages),
+          started_at: new Date().toISOString(),
+          ...bound,
+        },
+        budget,
+      );
+      const t0 = performance.now();
+      try {
+        const reply = await callLlm(settings, messages, env);
+        const latency_ms = Math.round(performance.now() - t0);
+        // Priced by the requested model: a dated snapshot id in the reply is the same product and price.
+        const cost_usd = callCostUsd(table, settings.provider, settings.model, reply.usage);
+        ledger.finishCall(id, { text: reply.text, latency_ms, ...reply.usage, cost_usd, model: reply.model });
+        return { text: reply.text, usage: reply.usage, cost_usd, latency_ms, model: reply.model, reused: false };
+      } catch (err) {
+        const status = (err as { httpStatus?: number | null }).httpStatus ?? null;
+        ledger.failCall(id, { http_status: status, error: (err as Error).message, latency_ms: Math.round(performance.now() - t0) });
+        if (!(err instanceof ProviderError) || !err.retryable) throw err;
+        // Honour the provider's Retry-After; otherwise back off exponentially.
+        const wait = err.retryAfterMs ?? backoff;
+        backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+        if (Date.now() + wait > deadline) {
+          throw new ProviderError(`${err.message} [still failing after ${tries} tries in ${secs(patienceMs)}: raise --provider-patience, or rerun later to resume]`, false, err.httpStatus);
+        }
+        await sleep(wait);
+      }
     }
   }
 
@@ -132,7 +155,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
         const set = loadPromptSet(input.promptId);
         const messages = buildEntryPrompt(set, input.entry, input.feedback);
         const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entry.entry_id, attempt_no: input.attemptNo };
-        const r = await call(input.runDir, key, input.settings, input.promptId, messages, input.budget);
+        const r = await withHeartbeat(() => call(input.runDir, key, input.settings, input.promptId, messages, input.budget, input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS));
         const { text, ...meta } = r;
         const parsed = parseEntryResponse(text, input.entry);
         if (!parsed.ok) {
@@ -150,7 +173,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
         const set = loadPromptSet(input.promptId);
         const messages = buildRegistryPrompt(set, input.domain, input.count, input.takenNames, input.feedback);
         const key = { run_id: input.runId, phase: 'registry' as const, entry_id: `registry:${input.domain}`, attempt_no: input.attemptNo };
-        const r = await call(input.runDir, key, input.settings, input.promptId, messages, input.budget);
+        const r = await withHeartbeat(() => call(input.runDir, key, input.settings, input.promptId, messages, input.budget, input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS));
         const { text, ...meta } = r;
         const parsed = parseRegistryResponse(text, input.domain);
         const ledger = ledgerAt(runPaths(input.runDir).ledger);

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CallStatus, LedgerCall, LedgerPhase } from '../../core/generation/ledgerTypes.ts';
+import { BudgetExceededError } from '../llm/errors.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS calls (
@@ -21,6 +22,7 @@ CREATE TABLE IF NOT EXISTS calls (
   prompt_id TEXT NOT NULL, prompt_sha256 TEXT NOT NULL,
   started_at TEXT NOT NULL, latency_ms REAL,
   input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, cost_usd REAL,
+  input_tokens_est INTEGER, tokens_max INTEGER, cost_usd_max REAL,
   response_text TEXT, outcome TEXT, reasons TEXT NOT NULL DEFAULT '[]',
   UNIQUE (run_id, phase, entry_id, attempt_no, try_no)
 );
@@ -30,7 +32,22 @@ CREATE INDEX IF NOT EXISTS calls_entry ON calls (run_id, phase, entry_id, attemp
 export type CallKey = Pick<LedgerCall, 'run_id' | 'phase' | 'entry_id' | 'attempt_no'>;
 
 export type StartCall = CallKey &
-  Pick<LedgerCall, 'provider' | 'model' | 'endpoint' | 'reasoning_effort' | 'prompt_id' | 'prompt_sha256' | 'started_at'>;
+  Pick<LedgerCall, 'provider' | 'model' | 'endpoint' | 'reasoning_effort' | 'prompt_id' | 'prompt_sha256' | 'started_at'> &
+  Partial<CallBound>;
+
+/** A request's bounds, known before it is sent (core/generation/cost.ts callBound). */
+export interface CallBound {
+  input_tokens_est: number;
+  /** Worst-case billed tokens (input upper bound + output allowance). */
+  tokens_max: number;
+  cost_usd_max: number;
+}
+
+/** A run's budget cap: USD and/or tokens. */
+export interface BudgetCap {
+  max_usd?: number;
+  max_tokens?: number;
+}
 
 export interface StoredResponse {
   text: string;
@@ -42,7 +59,23 @@ export interface StoredResponse {
   model: string;
 }
 
-type Row = Omit<LedgerCall, 'reasons'> & { id: number; reasons: string; response_text: string | null };
+type Row = Omit<LedgerCall, 'reasons'> & { id: number; reasons: string; response_text: string | null; tokens_max: number | null };
+
+/** Columns added after the first release: a ledger written before them is migrated on open. */
+const ADDED_COLUMNS = [
+  ['input_tokens_est', 'INTEGER'],
+  ['tokens_max', 'INTEGER'],
+  ['cost_usd_max', 'REAL'],
+] as const;
+
+/**
+ * Spend that counts against a cap: what was billed, plus the worst case of every call still in flight or lost
+ * (its bill is unknown, so it is reserved at its bound). Refused calls (status error) were not billed.
+ */
+const SPEND_SQL = `SELECT
+  COALESCE(SUM(CASE WHEN status IN ('started','lost') THEN COALESCE(cost_usd_max, 0) ELSE COALESCE(cost_usd, 0) END), 0) AS cost_usd,
+  COALESCE(SUM(CASE WHEN status IN ('started','lost') THEN COALESCE(tokens_max, 0) ELSE COALESCE(input_tokens + output_tokens, 0) END), 0) AS tokens
+  FROM calls WHERE run_id=?`;
 
 export class Ledger {
   private readonly db: Database.Database;
@@ -53,6 +86,8 @@ export class Ledger {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.exec(SCHEMA);
+    const have = new Set((this.db.prepare(`PRAGMA table_info(calls)`).all() as { name: string }[]).map((c) => c.name));
+    for (const [name, type] of ADDED_COLUMNS) if (!have.has(name)) this.db.exec(`ALTER TABLE calls ADD COLUMN ${name} ${type}`);
   }
 
   close(): void {
@@ -72,10 +107,14 @@ export class Ledger {
 
   /**
    * Records a call about to be sent and returns its row id. A `started` row left by an earlier try of the same
-   * attempt belongs to a worker that died mid-call: it becomes `lost` (its tokens, if any were billed, are unknown).
+   * attempt belongs to a worker that died mid-call: it becomes `lost` (its bill is unknown; its bounds stay).
+   * With a `budget`, the call's worst case is reserved in the same (immediate, so cross-process) transaction:
+   * it is refused with BudgetExceededError if billed spend + reservations + this worst case would pass the cap,
+   * so concurrent calls can never overshoot it together.
    */
-  startCall(c: StartCall): number {
+  startCall(c: StartCall, budget?: BudgetCap): number {
     return this.db.transaction(() => {
+      if (budget) this.refuseOverBudget(c.run_id, c, budget);
       this.db
         .prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='started'`)
         .run(c.run_id, c.phase, c.entry_id, c.attempt_no);
@@ -84,12 +123,28 @@ export class Ledger {
         .get(c.run_id, c.phase, c.entry_id, c.attempt_no) as { n: number };
       const info = this.db
         .prepare(
-          `INSERT INTO calls (run_id, phase, entry_id, attempt_no, try_no, status, provider, model, endpoint, reasoning_effort, prompt_id, prompt_sha256, started_at)
-           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO calls (run_id, phase, entry_id, attempt_no, try_no, status, provider, model, endpoint, reasoning_effort, prompt_id, prompt_sha256, started_at,
+                              input_tokens_est, tokens_max, cost_usd_max)
+           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(c.run_id, c.phase, c.entry_id, c.attempt_no, next.n, c.provider, c.model, c.endpoint, c.reasoning_effort, c.prompt_id, c.prompt_sha256, c.started_at);
+        .run(c.run_id, c.phase, c.entry_id, c.attempt_no, next.n, c.provider, c.model, c.endpoint, c.reasoning_effort, c.prompt_id, c.prompt_sha256, c.started_at,
+          c.input_tokens_est ?? null, c.tokens_max ?? null, c.cost_usd_max ?? null);
       return Number(info.lastInsertRowid);
-    })();
+    }).immediate();
+  }
+
+  private refuseOverBudget(run_id: string, bound: Partial<CallBound>, budget: BudgetCap): void {
+    const s = this.spend(run_id);
+    const cost = bound.cost_usd_max ?? 0;
+    const tokens = bound.tokens_max ?? 0;
+    if (budget.max_usd !== undefined && s.cost_usd + cost > budget.max_usd) {
+      throw new BudgetExceededError(
+        `budget cap reached: $${s.cost_usd.toFixed(4)} spent or reserved + this call's worst case $${cost.toFixed(4)} > $${budget.max_usd} (rerun with a higher --budget-usd to resume)`,
+      );
+    }
+    if (budget.max_tokens !== undefined && s.tokens + tokens > budget.max_tokens) {
+      throw new BudgetExceededError(`budget cap reached: ${s.tokens} tokens used or reserved + this call's worst case ${tokens} > ${budget.max_tokens} (rerun with a higher --budget-tokens to resume)`);
+    }
   }
 
   finishCall(id: number, r: StoredResponse): void {
@@ -113,12 +168,9 @@ export class Ledger {
       .run(outcome, JSON.stringify(reasons), k.run_id, k.phase, k.entry_id, k.attempt_no);
   }
 
-  /** Spend so far (every call of the run, all phases), for the budget cap. */
+  /** Spend so far (every call of the run, all phases), with in-flight and lost calls at their worst case. */
   spend(run_id: string): { cost_usd: number; tokens: number } {
-    const r = this.db
-      .prepare(`SELECT COALESCE(SUM(cost_usd),0) AS cost_usd, COALESCE(SUM(input_tokens + output_tokens),0) AS tokens FROM calls WHERE run_id=?`)
-      .get(run_id) as { cost_usd: number; tokens: number };
-    return r;
+    return this.db.prepare(SPEND_SQL).get(run_id) as { cost_usd: number; tokens: number };
   }
 
   /**
@@ -166,7 +218,7 @@ export class Ledger {
         ? this.db.prepare(`SELECT * FROM calls WHERE run_id=? ORDER BY id`).all(run_id)
         : this.db.prepare(`SELECT * FROM calls ORDER BY id`).all()
     ) as Row[];
-    return rows.map(({ id: _id, response_text: _t, reasons, ...r }) => ({ ...r, status: r.status as CallStatus, reasons: JSON.parse(reasons) as string[] }));
+    return rows.map(({ id: _id, response_text: _t, tokens_max: _m, reasons, ...r }) => ({ ...r, status: r.status as CallStatus, reasons: JSON.parse(reasons) as string[] }));
   }
 
   /** Entries with more than one accepted attempt, or a call made after their acceptance: must be empty. */

@@ -141,6 +141,18 @@ const CALLERS: Record<string, Caller> = {
   },
 };
 
+/**
+ * The most output tokens (reasoning included) a request with these settings can be billed for: what each
+ * caller above asks for. Anthropic's max_tokens already holds the thinking budget; Gemini's thinking budget is
+ * counted on top of maxOutputTokens to stay an upper bound.
+ */
+export function outputAllowance(s: LlmSettings): number {
+  if (s.provider === 'openai') return s.max_output_tokens;
+  const budget = thinkingBudget(s.reasoning_effort);
+  if (s.provider === 'anthropic') return budget ? Math.max(s.max_output_tokens, budget + 4096) : s.max_output_tokens;
+  return s.max_output_tokens + (budget ?? 0);
+}
+
 /** Sends one request; any SDK error comes back as a classified `ProviderError`. */
 export async function callLlm(s: LlmSettings, m: PromptMessages, e: ProviderEnv): Promise<LlmReply> {
   const caller = CALLERS[`${s.provider}/${s.endpoint}`];

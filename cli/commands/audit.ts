@@ -24,6 +24,10 @@ export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
     table(['outcome', ...G.slice(1)], groupRows(a.by_outcome)),
     table(['phase', ...G.slice(1)], groupRows(a.by_phase)),
     [
+      `billed: $${a.totals.cost_usd.toFixed(6)} over ${a.totals.calls - a.totals.lost_calls} answered calls` +
+        (a.totals.lost_calls
+          ? `; ${a.totals.lost_calls} lost calls (sent, no response recorded): ~${a.totals.lost_input_tokens_est} input tokens, at most $${a.totals.lost_cost_usd_max.toFixed(6)} (so the bill is at most $${(a.totals.cost_usd + a.totals.lost_cost_usd_max).toFixed(6)})`
+          : ''),
       `accepted entries: ${a.accepted_entries}`,
       `attempts per accepted entry: ${a.attempts_per_accepted === null ? 'n/a' : a.attempts_per_accepted.toFixed(3)}`,
       `first-attempt validation rate: ${a.first_attempt_validation_rate === null ? 'n/a' : `${(100 * a.first_attempt_validation_rate).toFixed(1)}% (${a.first_attempt_accepted} of ${a.first_attempt_judged})`}`,

@@ -23,6 +23,8 @@ import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
+import { CliError } from '../errors.ts';
+import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 
 interface CommonOpts {
@@ -32,6 +34,7 @@ interface CommonOpts {
   queuePrefix: string;
   budgetUsd?: string;
   budgetTokens?: string;
+  providerPatience: string;
   maxAttempts: string;
   reasoningEffort?: string;
   endpoint?: string;
@@ -54,6 +57,12 @@ function llmSettings(provider: string, o: CommonOpts): LlmSettings {
   if (!r.success) throw new Error(formatIssues(r.error.issues));
   if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
   return r.data;
+}
+
+function patienceMs(o: CommonOpts): number {
+  const ms = parseDuration(o.providerPatience);
+  if (ms === null) throw new CliError(`--provider-patience: "${o.providerPatience}" is not a duration (e.g. 90s, 10m, 1h)`, 2);
+  return ms;
 }
 
 const budgetOf = (o: CommonOpts) => {
@@ -83,6 +92,7 @@ function common(cmd: Command): Command {
     .option('--max-attempts <n>', 'generation attempts per entry (regenerations get the previous reasons)', '3')
     .option('--budget-usd <usd>', 'stop new attempts once the run has spent this much (resumable)')
     .option('--budget-tokens <n>', 'stop new attempts once the run has used this many tokens (resumable)')
+    .option('--provider-patience <duration>', 'how long one attempt retries 429/5xx/timeouts before ending as provider_error (e.g. 90s, 10m, 1h); does not consume --max-attempts', '10m')
     .option('--queue-prefix <p>', 'task queue prefix (several users of one cluster)', 'execretrieval')
     .option('--no-worker', 'do not run a worker in this process (workers are already serving the queues)')
     .option('--no-ui', 'start the local dev server without its Web UI');
@@ -105,7 +115,7 @@ export function registerGenerate(program: Command): void {
         startOrAttach(client, generateRegistry, {
           taskQueue: queues.default,
           workflowId: registryWorkflowId(runId),
-          args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o) }],
+          args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o), providerPatienceMs: patienceMs(o) }],
         }, attaching),
       );
       console.log(`registry: ${result.entries} entries written to ${runPaths(runDir).registry}; ${result.dropped.length} dropped as duplicates (see registry-dropped.jsonl)`);
@@ -149,7 +159,7 @@ export function registerGenerate(program: Command): void {
           taskQueue: queues.default,
           workflowId: benchmarkWorkflowId(runId),
           args: [{
-            runId, runDir, source, generator, maxAttempts: Number(o.maxAttempts), profile: o.profile, queues, budget: budgetOf(o),
+            runId, runDir, source, generator, maxAttempts: Number(o.maxAttempts), profile: o.profile, queues, budget: budgetOf(o), providerPatienceMs: patienceMs(o),
             concurrency: Number(o.concurrency), pageSize: Number(o.pageSize), retryRejected: !!o.retryRejected, manifest,
           }],
         }, attaching),

@@ -20,7 +20,7 @@ export function registerScore(program: Command): void {
     .addHelpText(
       'after',
       '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +
-        '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported).',
+        '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported); 5 when an execution was an infrastructure fault (a damaged cache, a sandbox failure): one line names it and nothing is written.',
     )
     .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number }) => {
       const runDir = resolveRunDir(run);

@@ -10,7 +10,16 @@ export interface Totals {
   input_tokens: number;
   output_tokens: number;
   reasoning_tokens: number;
+  /** What the provider reported and billed (calls with a recorded response). */
   cost_usd: number;
+  /**
+   * Calls sent whose response was never recorded (`lost`: the worker died; `started`: in flight), which the
+   * provider may still have billed: their input tokens estimated from the prompt and an upper bound on their cost.
+   * The true bill lies in [cost_usd, cost_usd + lost_cost_usd_max].
+   */
+  lost_calls: number;
+  lost_input_tokens_est: number;
+  lost_cost_usd_max: number;
 }
 
 export interface EntryAudit extends Totals {
@@ -40,7 +49,7 @@ export interface RunAudit {
   first_attempt_accepted: number;
 }
 
-const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0 });
+const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0, lost_calls: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0 });
 
 function add(t: Totals, c: LedgerCall): void {
   t.calls += 1;
@@ -48,6 +57,11 @@ function add(t: Totals, c: LedgerCall): void {
   t.output_tokens += c.output_tokens ?? 0;
   t.reasoning_tokens += c.reasoning_tokens ?? 0;
   t.cost_usd += c.cost_usd ?? 0;
+  if (c.status === 'lost' || c.status === 'started') {
+    t.lost_calls += 1;
+    t.lost_input_tokens_est += c.input_tokens_est ?? 0;
+    t.lost_cost_usd_max += c.cost_usd_max ?? 0;
+  }
 }
 
 /** What a call counts as in the by-outcome table: its judgement, else what happened to the request. */

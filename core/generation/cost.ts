@@ -21,6 +21,29 @@ export function hasPrice(table: PriceTable, provider: string, model: string): bo
   return priceKey(provider, model) in table.models;
 }
 
+/**
+ * A request's bounds before it is sent. `input_tokens_est` is the usual ~4 characters per token; the worst case
+ * counts every UTF-8 byte of the prompt as a token (a byte-level BPE token covers at least one byte) plus
+ * `outputAllowance`, the most output the request permits (reasoning included), so no bill can exceed it.
+ */
+export function callBound(
+  table: PriceTable,
+  provider: string,
+  model: string,
+  prompt: { chars: number; bytes: number },
+  outputAllowance: number,
+): { input_tokens_est: number; tokens_max: number; cost_usd_max: number } {
+  const input_tokens_est = Math.ceil(prompt.chars / 4);
+  const inputMax = prompt.bytes + PER_REQUEST_OVERHEAD_TOKENS;
+  return {
+    input_tokens_est,
+    tokens_max: inputMax + outputAllowance,
+    cost_usd_max: callCostUsd(table, provider, model, { input_tokens: inputMax, output_tokens: outputAllowance, reasoning_tokens: 0 }),
+  };
+}
+/** Role markers and message framing the providers add around the prompt (tens of tokens; generous). */
+const PER_REQUEST_OVERHEAD_TOKENS = 64;
+
 /** Throws naming the missing key, so a run never spends money it cannot account for. */
 export function callCostUsd(table: PriceTable, provider: string, model: string, usage: LlmUsage): number {
   const p = table.models[priceKey(provider, model)];

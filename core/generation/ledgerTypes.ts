@@ -26,6 +26,13 @@ export interface LedgerCall {
   output_tokens: number | null;
   reasoning_tokens: number | null;
   cost_usd: number | null;
+  /**
+   * Bounds recorded before the request is sent: input tokens estimated from the prompt (chars / 4), and the
+   * worst-case cost (every prompt byte a token, plus the full output allowance). What the budget reserves while a
+   * call is in flight, and what the audit shows for a `lost` call whose response never came back.
+   */
+  input_tokens_est: number | null;
+  cost_usd_max: number | null;
   /** Set once judged: accepted / rejected (gate) / parse_error; provider_error for refused calls. */
   outcome: string | null;
   reasons: string[];

@@ -9,14 +9,16 @@
  *   malformed  truncated JSON
  *   gate_fail  valid JSON, but one "distractor" is an equivalent rewrite that passes every test (gate stage 4)
  *   429 / 500 / 400   an HTTP error with the provider's error body
- * Unscripted requests get `good`. Registry prompts ("Propose N distinct functions in the domain D") get N
+ * Unscripted requests get `good`. An outage window (`outage(ms, status)`) answers every request that arrives in
+ * it with that status (a 429 with Retry-After: 1), scripted or not, as a provider-wide 429 storm or 5xx outage
+ * does; the scripts resume after it. Registry prompts ("Propose N distinct functions in the domain D") get N
  * distinct triples for D. Every request is logged with the usage it reported, so tests can compute the
  * expected audit totals independently of the code under test.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | '429' | '500' | '400';
+export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | '429' | '500' | '503' | '400';
 
 export interface LoggedRequest {
   provider: 'openai' | 'anthropic' | 'gemini';
@@ -42,6 +44,8 @@ export interface FakeLlmServer {
   delayMs: number;
   /** Requests received and not yet answered. */
   readonly inflight: number;
+  /** From now on, for `ms`, every request is answered with `status` (429: with Retry-After: 1). */
+  outage(ms: number, status?: 429 | 500 | 503): void;
   close(): Promise<void>;
 }
 
@@ -150,7 +154,7 @@ const ERROR_BODIES = {
 export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const scripts = new Map<string, ScriptKind[]>();
   const log: LoggedRequest[] = [];
-  const state = { delayMs: 0, inflight: 0 };
+  const state = { delayMs: 0, inflight: 0, outageUntil: 0, outageStatus: 429 };
 
   const server = createServer(async (req, res) => {
     try {
@@ -179,11 +183,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       }
       const subject = subjectOf(prompt);
       const queue = subject ? scripts.get(subject) : undefined;
-      const kind: ScriptKind = queue?.shift() ?? 'good';
+      const inOutage = Date.now() < state.outageUntil;
+      const kind: ScriptKind = inOutage ? (String(state.outageStatus) as ScriptKind) : (queue?.shift() ?? 'good');
       state.inflight += 1;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       state.inflight -= 1;
-      if (kind === '429' || kind === '500' || kind === '400') {
+      if (kind === '429' || kind === '500' || kind === '503' || kind === '400') {
         const status = Number(kind);
         log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt });
         // A 429 says when to come back, as the providers do.
@@ -235,6 +240,10 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       GEMINI_API_KEY: 'fake-gemini-key', GEMINI_BASE_URL: url,
     },
     log,
+    outage: (ms, status = 429) => {
+      state.outageUntil = Date.now() + ms;
+      state.outageStatus = status;
+    },
     script: (subject, kinds) => scripts.set(subject, [...(scripts.get(subject) ?? []), ...kinds]),
     get inflight() {
       return state.inflight;

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { renderTemplate } from '../../core/generation/render.ts';
 import { extractJsonObject, parseEntryResponse, parseRegistryResponse } from '../../core/generation/parse.ts';
 import { assignEntryIds, contentWords, dedupRegistry, jaccard } from '../../core/generation/dedup.ts';
-import { callCostUsd, PriceTable } from '../../core/generation/cost.ts';
+import { callBound, callCostUsd, PriceTable } from '../../core/generation/cost.ts';
+import { parseDuration } from '../../core/generation/patience.ts';
+import { outputAllowance } from '../../activities/llm/providers.ts';
 import { buildEntryPrompt, formatReasons } from '../../core/generation/prompts.ts';
 import { auditRun } from '../../core/generation/audit.ts';
 import type { LedgerCall } from '../../core/generation/ledgerTypes.ts';
@@ -98,7 +100,7 @@ test('the locked entry prompt carries the paper constraints and the feedback on 
 const call = (p: Partial<LedgerCall>): LedgerCall => ({
   run_id: 'r', phase: 'entry', entry_id: 'e1', attempt_no: 1, try_no: 1, status: 'ok', http_status: null, error: null,
   provider: 'openai', model: 'm', endpoint: 'responses', reasoning_effort: 'high', prompt_id: 'entry.v1', prompt_sha256: 'x',
-  started_at: 't', latency_ms: 1, input_tokens: 100, output_tokens: 50, reasoning_tokens: 10, cost_usd: 0.01, outcome: 'accepted', reasons: [],
+  started_at: 't', latency_ms: 1, input_tokens: 100, output_tokens: 50, reasoning_tokens: 10, cost_usd: 0.01, input_tokens_est: 90, cost_usd_max: 0.2, outcome: 'accepted', reasons: [],
   ...p,
 });
 
@@ -127,4 +129,23 @@ test('auditRun: totals, groups, attempts per accepted entry and first-attempt ra
   assert.deepEqual(a.entries.map((e) => [e.entry_id, e.attempts, e.final_outcome]), [['e1', 1, 'accepted'], ['e2', 3, 'accepted'], ['e3', 1, 'rejected']]);
   assert.deepEqual(a.by_model.map((g) => [g.key, g.calls]), [['openai/m', 6], ['openai/m2', 1]]);
   assert.deepEqual(a.by_outcome.map((g) => [g.key, g.calls]), [['accepted', 2], ['parse_error', 1], ['pending', 1], ['provider_error', 1], ['rejected', 2]]);
+});
+
+test('parseDuration: bare seconds and ms/s/m/h suffixes; garbage is null', () => {
+  assert.deepEqual(['90', '90s', '1.5s', '10m', '1h', '1500ms', ' 2 m '].map(parseDuration), [90_000, 90_000, 1500, 600_000, 3_600_000, 1500, 120_000]);
+  assert.deepEqual(['', 'ten', '5d', '-1s'].map(parseDuration), [null, null, null, null]);
+});
+
+test('callBound: estimate chars/4, worst case every byte a token + 64 framing tokens + the output allowance', () => {
+  const table = { version: 't', currency: 'USD' as const, models: { 'p/m': { input: 2, output: 10 } } };
+  // 1,000 chars of which 100 are 'é' (2 bytes each): 1,100 bytes.
+  const b = callBound(table, 'p', 'm', { chars: 1000, bytes: 1100 }, 2000);
+  assert.equal(b.input_tokens_est, 250);
+  assert.equal(b.tokens_max, 1100 + 64 + 2000);
+  assert.ok(Math.abs(b.cost_usd_max - ((1164 * 2 + 2000 * 10) / 1e6)) < 1e-15);
+  const s = (provider: 'openai' | 'anthropic' | 'gemini', reasoning_effort?: string) => ({ provider, model: 'x', endpoint: 'e', reasoning_effort, max_output_tokens: 8000 });
+  assert.equal(outputAllowance(s('openai', 'high')), 8000); // reasoning counts inside max_output_tokens
+  assert.equal(outputAllowance(s('anthropic', 'high')), 16_000 + 4096); // max_tokens raised above the thinking budget
+  assert.equal(outputAllowance(s('anthropic')), 8000);
+  assert.equal(outputAllowance(s('gemini', 'low')), 8000 + 2048); // thinking counted on top, to stay an upper bound
 });

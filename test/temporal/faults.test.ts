@@ -21,6 +21,7 @@ import { createLlmActivities } from '../../activities/generation/llmActivities.t
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { ACTIVITY_PROVIDERS, type ActivityProvider } from '../../workers/registry.ts';
 import type { EntryResult, RegistryEntry } from '../../core/generation/types.ts';
+import { auditRun } from '../../core/generation/audit.ts';
 
 let t: TestTemporal;
 let fake: FakeLlmServer;
@@ -162,8 +163,9 @@ test('--max-attempts 1 and a provider that keeps failing: provider_error, and th
   const runId = `outage-${queues.prefix}`;
   const runDir = join(t.tmp, runId);
   const entries = writeRegistry(runDir, 2, 'outage');
-  fake.script(entries[1].function_name, Array(8).fill('500'));
-  const input = benchmarkInput(runId, runDir, queues, { concurrency: 2, pageSize: 50, maxAttempts: 1 });
+  // Two 500s outlast a 2.5 s patience (tries at 0 s and 1 s; the next wait, 2 s, would pass it).
+  fake.script(entries[1].function_name, ['500', '500']);
+  const input = benchmarkInput(runId, runDir, queues, { concurrency: 2, pageSize: 50, maxAttempts: 1, providerPatienceMs: 2500 });
   const first = await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [input] });
   assert.equal(first.tally.accepted, 1);
   assert.equal(first.tally.provider_error, 1);
@@ -174,4 +176,106 @@ test('--max-attempts 1 and a provider that keeps failing: provider_error, and th
   assert.equal(second.tally.accepted, 2);
   assert.equal(requestsFor(entries[1]), before + 1, 'the rerun sent the request again, once');
   assert.deepEqual(hist(runDir, entries[1].entry_id).attempts.map((a) => [a.attempt_no, a.outcome]), [[1, 'accepted']]);
+});
+
+const PRICE = { input: 1.25, output: 10.0 }; // data/prices.json openai/gpt-5.4, USD per million tokens
+/** What the provider billed, from its own log: usage × price of every answered request for these entries. */
+function billed(entries: RegistryEntry[], since: number): number {
+  const names = new Set(entries.map((e) => e.function_name));
+  return fake.log
+    .slice(since)
+    .filter((l) => l.usage && l.subject && names.has(l.subject))
+    .reduce((s, l) => s + (l.usage!.input_tokens * PRICE.input + l.usage!.output_tokens * PRICE.output) / 1e6, 0);
+}
+
+test('a 429 storm (Retry-After 1) with --max-attempts 1: retried inside the attempt within --provider-patience; every request a ledger row; audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, providers, deps: { env: { ...process.env, ...fake.env } } });
+  const runId = `storm-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 4, 'storm');
+  const since = fake.log.length;
+  fake.outage(2500, 429);
+  const r = await t.client.workflow.execute(buildBenchmark, {
+    taskQueue: queues.default,
+    workflowId: `${runId}/benchmark`,
+    args: [benchmarkInput(runId, runDir, queues, { concurrency: 4, pageSize: 50, maxAttempts: 1, providerPatienceMs: 60_000 })],
+  });
+  assert.equal(r.tally.accepted, 4, JSON.stringify(r.tally));
+  const seen = fake.log.slice(since);
+  const refused = seen.filter((l) => l.status === 429).length;
+  assert.ok(refused >= 4, `${refused} requests refused during the storm`);
+  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
+  try {
+    const calls = ledger.calls(runId);
+    assert.equal(calls.filter((c) => c.status === 'error' && c.http_status === 429).length, refused, 'every refused request is a ledger row');
+    assert.equal(calls.filter((c) => c.status === 'ok').length, seen.filter((l) => l.status === 200).length);
+    assert.deepEqual([...new Set(calls.map((c) => c.attempt_no))], [1], 'the storm consumed no attempt');
+    const audit = auditRun(calls);
+    assert.equal(audit.totals.lost_calls, 0);
+    assert.equal(Math.round(audit.totals.cost_usd * 1e8), Math.round(billed(entries, since) * 1e8));
+  } finally {
+    ledger.close();
+  }
+  assertOneRequestPerAttempt(runDir, runId, entries);
+});
+
+test('an outage longer than --provider-patience: provider_error (attempt kept); after recovery the next run accepts with one request each', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, providers, deps: { env: { ...process.env, ...fake.env } } });
+  const runId = `patience-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 2, 'patience');
+  const input = benchmarkInput(runId, runDir, queues, { concurrency: 2, pageSize: 50, maxAttempts: 1, providerPatienceMs: 1500 });
+  fake.outage(5000, 503);
+  const outageEnds = Date.now() + 5000;
+  const first = await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [input] });
+  assert.equal(first.tally.provider_error, 2);
+  assert.equal(first.tally.rejected, 0);
+  for (const e of entries) {
+    const h = hist(runDir, e.entry_id);
+    assert.equal(h.status, 'provider_error');
+    assert.match(h.attempts[0].reasons[0], /HTTP 503.*still failing after 2 tries in 2 s: raise --provider-patience/);
+    assert.equal(requestsFor(e), 2, 'tries at 0 s and 1 s; the next wait (2 s) would pass the patience');
+  }
+  await new Promise((r) => setTimeout(r, Math.max(0, outageEnds - Date.now() + 200)));
+  const second = await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [input] });
+  assert.equal(second.tally.accepted, 2);
+  for (const e of entries) {
+    assert.equal(requestsFor(e), 3);
+    assert.deepEqual(hist(runDir, e.entry_id).attempts.map((a) => [a.attempt_no, a.outcome]), [[1, 'accepted']]);
+  }
+  assertOneRequestPerAttempt(runDir, runId, entries);
+});
+
+test('a budget cap with 3 calls in flight is never passed: each call reserves its worst case before it is sent', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, providers, deps: { env: { ...process.env, ...fake.env } } });
+  const runId = `cap-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 9, 'cap');
+  fake.delayMs = 300; // the three calls overlap
+  const small = { kind: 'llm' as const, settings: { provider: 'openai' as const, model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 1000 }, promptId: 'entry.v1' };
+  const cap = 0.05;
+  const since = fake.log.length;
+  try {
+    const r = await t.client.workflow.execute(buildBenchmark, {
+      taskQueue: queues.default,
+      workflowId: `${runId}/benchmark`,
+      args: [benchmarkInput(runId, runDir, queues, { concurrency: 3, pageSize: 50, budget: { max_usd: cap }, generator: small })],
+    });
+    assert.equal(r.tally.budget_stopped, true);
+    assert.ok(r.tally.accepted >= 2 && r.tally.accepted < 9, JSON.stringify(r.tally));
+  } finally {
+    fake.delayMs = 0;
+  }
+  const spent = billed(entries, since);
+  assert.ok(spent <= cap, `provider billed $${spent} against a $${cap} cap`);
+  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
+  try {
+    const audit = auditRun(ledger.calls(runId));
+    assert.equal(Math.round(audit.totals.cost_usd * 1e8), Math.round(spent * 1e8));
+  } finally {
+    ledger.close();
+  }
 });

@@ -130,11 +130,14 @@ test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx
   const runDir = join(t.tmp, runId);
   const entries = writeRegistry(runDir, 6, 'budget');
   fake.script(entries[5].function_name, ['400']);
-  const cap = 0.012; // about two and a half of the fake's calls at gpt-5.4 prices
+  // A call's worst case (every prompt byte a token + 1,000 output tokens) is about $0.014 at gpt-5.4 prices and
+  // a fake answer bills about $0.0055: the cap admits three calls, and the fourth's worst case would pass it.
+  const cap = 0.03;
+  const small = { kind: 'llm' as const, settings: { provider: 'openai' as const, model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 1000 }, promptId: 'entry.v1' };
   const first = await t.client.workflow.execute(buildBenchmark, {
     taskQueue: queues.default,
     workflowId: `${runId}/benchmark`,
-    args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: cap } })],
+    args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: cap }, generator: small })],
   });
   assert.equal(first.tally.budget_stopped, true);
   assert.ok(first.tally.accepted >= 1 && first.tally.budget_exhausted === 1, JSON.stringify(first.tally));
@@ -142,8 +145,10 @@ test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx
   try {
     const calls = ledger.calls(runId);
     const spent = calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0);
-    // Sequential entries: calls were made while spend < cap, and the first call that found spend >= cap was refused.
-    assert.ok(spent >= cap && spent - calls.at(-1)!.cost_usd! < cap, `spent ${spent}`);
+    // The cap is never passed: a call is sent only if spend + its worst case fits, and the next one's did not.
+    const bounds = calls.map((c) => c.cost_usd_max!);
+    for (const c of calls) assert.ok(c.cost_usd! <= c.cost_usd_max!, `billed ${c.cost_usd} within its bound ${c.cost_usd_max}`);
+    assert.ok(spent <= cap && spent + Math.min(...bounds) > cap - 1e-4, `spent ${spent}, bounds ${bounds}`);
     assert.equal(calls.length, first.tally.accepted);
     assert.equal(first.finalize!.released_queries, first.tally.accepted); // what was accepted is written anyway
     const acceptedFirst = first.tally.accepted;
@@ -152,7 +157,7 @@ test('budget cap stops new attempts and a rerun with a higher cap resumes; a 4xx
     const second = await t.client.workflow.execute(buildBenchmark, {
       taskQueue: queues.default,
       workflowId: `${runId}/benchmark`,
-      args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: 10 } })],
+      args: [benchmarkInput(runId, runDir, queues, { concurrency: 1, budget: { max_usd: 10 }, generator: small })],
     });
     assert.equal(second.tally.skipped, acceptedFirst);
     assert.equal(second.tally.accepted, 5);

@@ -15,6 +15,10 @@ import { benchmarkInput, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import type { RegistryEntry } from '../../core/generation/types.ts';
+import { auditRun } from '../../core/generation/audit.ts';
+
+const PRICE = { input: 1.25, output: 10.0 }; // data/prices.json openai/gpt-5.4, USD per million tokens
+const costOf = (u: { input_tokens: number; output_tokens: number }) => (u.input_tokens * PRICE.input + u.output_tokens * PRICE.output) / 1e6;
 
 let t: TestTemporal;
 let fake: FakeLlmServer;
@@ -52,6 +56,15 @@ function checkLedger(runDir: string, runId: string, entries: RegistryEntry[]): {
       assert.ok(notLost <= seen && seen <= rows.length, `${e.entry_id}: server saw ${seen}, ledger ${notLost} + ${rows.length - notLost} lost`);
       assert.equal(rows.filter((c) => c.outcome === 'accepted').length, 1, `${e.entry_id} accepted once`);
     }
+    // The invoice: what the provider billed (its own log) = the audit's billed total for answered calls, plus at most
+    // the lost calls' upper bound for answers that never reached the ledger (the provider answered a dead worker).
+    const names = new Set(entries.map((e) => e.function_name));
+    const invoice = fake.log.filter((l) => l.usage && l.subject && names.has(l.subject)).reduce((s, l) => s + costOf(l.usage!), 0);
+    const audit = auditRun(calls);
+    assert.equal(audit.totals.lost_calls, lost);
+    assert.ok(audit.totals.cost_usd <= invoice + 1e-9, `audit $${audit.totals.cost_usd} vs invoice $${invoice}`);
+    assert.ok(invoice <= audit.totals.cost_usd + audit.totals.lost_cost_usd_max + 1e-9, `invoice $${invoice} within audit + lost bound $${audit.totals.lost_cost_usd_max}`);
+    for (const c of calls.filter((x) => x.status === 'lost')) assert.ok((c.input_tokens_est ?? 0) > 0 && (c.cost_usd_max ?? 0) > 0, 'a lost call keeps its bounds');
     return { lost };
   } finally {
     ledger.close();

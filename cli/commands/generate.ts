@@ -61,7 +61,7 @@ function llmSettings(provider: string, o: CommonOpts): LlmSettings {
 
 function patienceMs(o: CommonOpts): number {
   const ms = parseDuration(o.providerPatience);
-  if (ms === null) throw new CliError(`--provider-patience: "${o.providerPatience}" is not a duration (e.g. 90s, 10m, 1h)`, 2);
+  if (ms === null) throw new CliError(`--provider-patience: "${o.providerPatience}" is not a duration (e.g. 90s, 10m, 1h)`, EXIT_CODES.usage);
   return ms;
 }
 

@@ -30,15 +30,20 @@ def measure(disabled, n):
     root = tempfile.mkdtemp(prefix="er-layers-")
     os.chmod(root, 0o755)
     env = zygote.prepare(os.getpid(), root, disabled=disabled)
+    env["time_layers"] = True
     for _ in range(20):  # warm up
         zygote.run_forked(PLAN, env)
     r = zygote.run_forked(PLAN, env)
+    steps = {}
     t0 = time.perf_counter()
     for _ in range(n):
         r = zygote.run_forked(PLAN, env)
         assert all("v" in it for it in r["items"]), r
+        for k, us in r["sandbox"].get("setup_us", {}).items():
+            steps.setdefault(k, []).append(us)
     ms = (time.perf_counter() - t0) * 1000 / max(n, 1)
-    print(json.dumps({"ms": ms, "layers": r["sandbox"], "view": env["view"]}))
+    med = {k: statistics.median(v) for k, v in steps.items()}
+    print(json.dumps({"ms": ms, "steps_us": med, "view": env["view"]}))
 
 
 def main():
@@ -54,11 +59,15 @@ def main():
         configs[f"without {layer}"] = (layer,)
     configs["none (fork, setsid, uid, rlimits only)"] = zygote.LAYERS
     times = {k: [] for k in configs}
+    steps = {}
     for _ in range(rounds):
         for name, disabled in configs.items():
-            out = subprocess.run([sys.executable, "-I", __file__, "--child", json.dumps(list(disabled)), str(n)],
-                                 capture_output=True, text=True, check=True).stdout
-            times[name].append(json.loads(out)["ms"])
+            out = json.loads(subprocess.run([sys.executable, "-I", __file__, "--child", json.dumps(list(disabled)), str(n)],
+                                            capture_output=True, text=True, check=True).stdout)
+            times[name].append(out["ms"])
+            if name == "all layers":
+                for k, us in out["steps_us"].items():
+                    steps.setdefault(k, []).append(us)
     base = statistics.median(times["all layers"])
     with open("/proc/loadavg") as fh:
         load = fh.read().split()[:3]
@@ -67,6 +76,10 @@ def main():
         med = statistics.median(ts)
         extra = "" if name == "all layers" else f"   layer cost {base - med:+.3f} ms" if name.startswith("without") else ""
         print(f"  {name:42s} {med:7.3f} ms/suite{extra}")
+    print("  child set-up steps with every layer (median of per-suite medians, microseconds; less noisy than the")
+    print("  whole-suite differences above, which also hold the layers' costs at exit and while the tests run):")
+    for k, us in steps.items():
+        print(f"    {k:14s} {statistics.median(us):8.1f} us")
     # The view is built once per fork server (not per suite): time that too.
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-I", __file__, "--child", "[]", "0"], capture_output=True, check=True)

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { relative } from 'node:path';
 import { PROFILES, getProfile } from '../../core/gate/profiles.ts';
 import { STAGES } from '../../core/gate/rules.ts';
@@ -10,10 +11,10 @@ import { formatCount, stderrProgress } from '../progress.ts';
 /** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
 export const MAX_TIMEOUT_S = 3600;
 
-/** A bad argument: one line, exit code 2 (1 means rejected records). */
+/** A bad argument: one line, exit code EXIT_CODES.usage (2; 1 means rejected records). */
 function usageError(message: string): InvalidArgumentError {
   const err = new InvalidArgumentError(message);
-  err.exitCode = 2;
+  err.exitCode = EXIT_CODES.usage;
   return err;
 }
 

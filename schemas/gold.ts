@@ -71,6 +71,11 @@ export const GoldCase = z
     repositoryRevision: Revision,
     evidence: z.array(EvidenceGroup).min(1),
     forbiddenPathPrefixes: z.array(z.string().min(1)).default([]),
+    /**
+     * Forbidden sources beyond prefixes: `file` a path or a glob (`src/**\/*.test.ts`), `symbol` optional
+     * (one deprecated symbol in an otherwise allowed file). A chunk in the context that matches is forbidden.
+     */
+    forbidden: z.array(z.strictObject({ file: z.string().min(1), symbol: z.string().min(1).optional() })).optional(),
     cutoff: z.number().int().min(1),
     queryClass: QueryClass,
     context: ReliableContext.optional(),

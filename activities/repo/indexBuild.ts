@@ -48,6 +48,29 @@ export async function chunkFile(path: string, text: string, revision: string, lo
   return chunkText(path, text, language, revision, limits);
 }
 
+/** The text a chunk is embedded as (its path gives the model the file's context). */
+export const embedText = (c: Chunk) => `${c.file}\n${c.text}`;
+
+/**
+ * Vectors for every chunk, in chunk order. Texts go to the embedder shortest first, in groups of
+ * `groupSize`: a local model pads each batch to its longest text, so one long chunk in a batch of short
+ * ones multiplies the work (the embedder's own batching sorts only within a call). Each vector is put
+ * back at its chunk's position. Through the registry embedder, texts already in the embedding cache (an
+ * earlier index of the same repository) are not embedded again.
+ */
+export async function embedChunks(chunks: readonly Chunk[], embedder: Embedder, groupSize: number, log: (m: string) => void = () => {}): Promise<Float32Array[]> {
+  const texts = chunks.map(embedText);
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length || a - b);
+  const vectors: Float32Array[] = new Array(chunks.length);
+  for (let i = 0; i < order.length; i += groupSize) {
+    const group = order.slice(i, i + groupSize);
+    const out = await embedder.embed(group.map((k) => texts[k]), 'document');
+    group.forEach((k, j) => (vectors[k] = out[j]));
+    log(`embedded ${Math.min(i + groupSize, chunks.length)}/${chunks.length} chunks`);
+  }
+  return vectors;
+}
+
 /**
  * Builds an index of `revision` (from git's object store, never the working tree). The build id is a hash
  * of everything that determines the index's content, so rebuilding the same inputs gives the same id.
@@ -111,14 +134,7 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     chunks.push(...fileChunks);
   }
   let vectors: Float32Array[] | null = null;
-  if (opts.embedder) {
-    vectors = [];
-    const bs = opts.batchSize ?? 64;
-    for (let i = 0; i < chunks.length; i += bs) {
-      vectors.push(...(await opts.embedder.embed(chunks.slice(i, i + bs).map((c) => `${c.file}\n${c.text}`), 'document')));
-      log(`embedded ${Math.min(i + bs, chunks.length)}/${chunks.length} chunks`);
-    }
-  }
+  if (opts.embedder) vectors = await embedChunks(chunks, opts.embedder, opts.batchSize ?? 256, log);
   writeIndexBody(opts.outDir, inventory, chunks, vectors);
   const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length, coverage };
   writeManifest(opts.outDir, done);

@@ -1,5 +1,5 @@
 import type { GoldCase } from '../../schemas/gold.ts';
-import { groupMatches, sameRevision, type ChunkIdentity } from './evidence.ts';
+import { fileMatches, groupMatches, sameRevision, type ChunkIdentity } from './evidence.ts';
 
 /**
  * Per-case metrics at the case's production cutoff (the guide's `evaluateRetrieval` and `groupRecallAtK`,
@@ -9,7 +9,8 @@ import { groupMatches, sameRevision, type ChunkIdentity } from './evidence.ts';
  * - first_relevant_rank: 1-based rank of the first visible chunk satisfying any evidence group, else null;
  * - reciprocal_rank: 1 / first_relevant_rank, 0 when null;
  * - group_recall: satisfied groups / all groups; missing_group_ids in the case's group order;
- * - forbidden_chunk_ids: visible chunks under a forbidden path prefix;
+ * - forbidden_chunk_ids: visible chunks under a forbidden path prefix, or matching a `forbidden` rule (file
+ *   path or glob, and the symbol when the rule names one);
  * - revision_mismatches: visible chunks from a revision other than the case's;
  * - passed: every group satisfied, no forbidden chunk, no revision mismatch.
  */
@@ -41,7 +42,11 @@ export function evaluateCase(testCase: GoldCase, ranked: readonly ChunkIdentity[
   const firstIndex = visible.findIndex((c) => testCase.evidence.some((g) => groupMatches(c, g)));
   const missing = testCase.evidence.filter((g) => groupRanks[g.id] === null).map((g) => g.id);
   const forbidden = visible
-    .filter((c) => testCase.forbiddenPathPrefixes.some((p) => c.file.startsWith(p)))
+    .filter(
+      (c) =>
+        testCase.forbiddenPathPrefixes.some((p) => c.file.startsWith(p)) ||
+        (testCase.forbidden ?? []).some((f) => fileMatches(c.file, f.file) && (f.symbol === undefined || c.symbols.includes(f.symbol))),
+    )
     .map((c) => c.chunk_id);
   const mismatches = visible
     .filter((c) => !sameRevision(c.revision, testCase.repositoryRevision))

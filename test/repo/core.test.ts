@@ -83,6 +83,23 @@ test('forbidden sources and revision mismatches fail a case even with the eviden
   assert.equal(m3.passed, true);
 });
 
+test('forbidden rules: a glob forbids tests next to sources, a {file, symbol} pair one deprecated symbol in an allowed file', () => {
+  const ranked = [
+    chunk('def', 'src/retry.ts', ['RetryPolicy']),
+    chunk('spec', 'src/net/retry.test.ts', [], 'test'),
+    chunk('old', 'src/retry.ts', ['legacyRetry']),
+    chunk('ok', 'src/net/client.ts', ['Client']),
+  ];
+  const c = gcase({ forbidden: [{ file: 'src/**/*.test.ts' }, { file: 'src/retry.ts', symbol: 'legacyRetry' }] });
+  const m = evaluateCase(c, ranked);
+  assert.deepEqual(m.forbidden_chunk_ids, ['spec', 'old']);
+  assert.equal(m.passed, false);
+  // Prefixes cannot say either: a prefix on src/ would forbid the definition too.
+  assert.deepEqual(evaluateCase(gcase({ forbiddenPathPrefixes: ['src/'] }), ranked).forbidden_chunk_ids, ['def', 'spec', 'old', 'ok']);
+  // A rule that matches nothing in the context forbids nothing.
+  assert.deepEqual(evaluateCase(gcase({ forbidden: [{ file: 'src/**/*.spec.ts' }, { file: 'src/retry.ts', symbol: 'gone' }] }), ranked).forbidden_chunk_ids, []);
+});
+
 test('role and symbol: a test that uses the symbol is not a definition; usage roles accept references', () => {
   const test1 = { ...chunk('t', 'src/retry.ts', [], 'test'), references: ['RetryPolicy'] };
   assert.equal(evaluateCase(gcase(), [test1]).hit, false);

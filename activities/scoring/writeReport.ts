@@ -20,6 +20,11 @@ import { rankResolution } from '../../core/report/resolution.ts';
 import { secondStage, type SecondStageRow } from '../../core/report/secondStage.ts';
 import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
+import { deceptionByEditPosition, type EditPositionRow } from '../../core/report/editPosition.ts';
+import { unseenEdits } from './editPosition.ts';
+import { loadRegistry } from '../embeddings/configs.ts';
+import { modelRoot, projectRoot } from '../paths.ts';
+import type { CorpusRecord } from '../../schemas/benchmark.ts';
 import { sortedConfigs } from '../../core/report/headline.ts';
 import { MD_PAIRWISE } from '../../core/report/markdown.ts';
 
@@ -53,6 +58,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   const density = configs.map((c) => densityScaling(c.config_id, c.queries, { ...DEFAULT_DENSITY, seed: opts.seed }, opts));
   const resolution = rankResolution(sortedConfigs(stats), stats.pairwise, MD_PAIRWISE, stats.n_queries, opts.alpha);
   const second_stage = secondStageRows(runDir, configs, opts);
+  const edit_position = editPositionRows(configs, bench.corpus, opts);
 
   const summary = {
     run,
@@ -85,6 +91,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
     density,
     resolution,
     second_stage,
+    edit_position,
   };
   const files: string[] = [];
   const put = (name: string, write: (p: string) => void) => {
@@ -98,7 +105,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
   put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage })));
+  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position })));
   put('report.html', (p) =>
     writeFileAtomic(
       p,
@@ -149,4 +156,16 @@ function secondStageRows(runDir: string, configs: readonly { config_id: string; 
     m.set(row.corpus_id, row.rank);
   }
   return configs.filter((c) => c.config_id !== SECOND_STAGE).map((c) => secondStage(c.config_id, c.queries, SECOND_STAGE, ranks, EXEC_DEPTH, opts));
+}
+
+/** Deception with and without the twins whose edit lies past the model's token limit (local transformer configurations). */
+function editPositionRows(configs: readonly { config_id: string; queries: ScoredQuery[] }[], corpus: readonly CorpusRecord[], opts: ReportOptions): EditPositionRow[] {
+  const registry = new Map(loadRegistry({ root: projectRoot() }).entries.map((e) => [e.config.config_id, e.config]));
+  const rows: EditPositionRow[] = [];
+  for (const c of configs) {
+    const config = registry.get(c.config_id);
+    const unseen = config ? unseenEdits(config, corpus, modelRoot()) : null;
+    if (config && unseen) rows.push(deceptionByEditPosition(c.config_id, c.queries, unseen, config.max_input_tokens!, opts));
+  }
+  return rows;
 }

@@ -1,10 +1,11 @@
 import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
+import type { EditPositionRow } from './editPosition.ts';
 import { fmt, fmtCi, fmtP, mdTable } from './format.ts';
 
 /** The paper's analyses that need no new data, as report.md sections (definitions in the glossary). Pure. */
-export function analysesMarkdown(density: readonly DensityTable[], resolution: readonly ResolutionRow[], second: readonly SecondStageRow[] = []): string[] {
+export function analysesMarkdown(density: readonly DensityTable[], resolution: readonly ResolutionRow[], second: readonly SecondStageRow[] = [], edits: readonly EditPositionRow[] = []): string[] {
   const out: string[] = [];
   if (density.length) {
     const d0 = density[0];
@@ -72,6 +73,29 @@ export function analysesMarkdown(density: readonly DensityTable[], resolution: r
       mdTable(
         ['config', 'exec@1', `exec@1 after RRF with ${second[0].second}`, `exec@${second[0].depth} (ceiling)`, 'recovered'],
         second.map((r) => [r.config_id, fmtCi(r.first_exec_at_1), fmtCi(r.fused_exec_at_1), fmtCi(r.ceiling_exec_at_k), fmtCi(r.recovered)]),
+      ),
+    );
+  }
+  if (edits.length) {
+    out.push('', '## Deception by edit position', '');
+    out.push(
+      "Twins whose edit lies past the model's token limit (the truncated input equals the canonical's, so the embedder never saw the edit), " +
+        'and deception_rate / tie_rate over all twins and over the seen ones only (glossary: edit_position).',
+    );
+    out.push(
+      '',
+      mdTable(
+        ['config', 'max tokens', 'twins', 'edit unseen', 'deception_rate (all)', 'deception_rate (seen)', 'tie_rate (all)', 'tie_rate (seen)'],
+        edits.map((r) => [
+          r.config_id,
+          String(r.max_tokens),
+          String(r.twins),
+          `${r.unseen} (${fmt(r.twins ? (100 * r.unseen) / r.twins : NaN, 1)}%)`,
+          fmtCi(r.deception_all),
+          fmtCi(r.deception_seen),
+          fmtCi(r.tie_all),
+          fmtCi(r.tie_seen),
+        ]),
       ),
     );
   }

@@ -103,6 +103,13 @@ export const GLOSSARY: readonly Definition[] = [
     code: 'core/report/secondStage.ts',
   },
   {
+    name: 'edit_position',
+    text:
+      'For a model with a token limit: the twins whose edit lies past it, decided exactly by the model\'s own tokenizer (the truncated token ids of twin and canonical are identical, so the embedder never saw the edit), their share of all twins, ' +
+      'and deception_rate and tie_rate over all twins and over the seen twins only (a query with no seen twin leaves that denominator).',
+    code: 'core/report/editPosition.ts',
+  },
+  {
     name: 'interval',
     text: 'Every [low, high] is a query-level bootstrap percentile interval: queries are resampled with replacement, the same resamples for every configuration and statistic, and a ratio statistic is recomputed as a ratio of sums per resample.',
     code: 'core/stats/engine.ts',

@@ -8,6 +8,7 @@ import { analysesMarkdown } from './analysesMarkdown.ts';
 import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
+import type { EditPositionRow } from './editPosition.ts';
 
 /** Pairwise tables printed in the Markdown (the full set is in pairwise.parquet). */
 export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
@@ -23,10 +24,11 @@ export interface MarkdownContext {
   run: string;
   failed: { config_id: string; error: string }[];
   rejections: number;
-  /** The paper's analyses (core/report/density.ts, resolution.ts, secondStage.ts); sections are left out when absent. */
+  /** The paper's analyses (core/report/density.ts, resolution.ts, secondStage.ts, editPosition.ts); sections are left out when absent. */
   density?: readonly DensityTable[];
   resolution?: readonly ResolutionRow[];
   secondStage?: readonly SecondStageRow[];
+  editPosition?: readonly EditPositionRow[];
 }
 
 /** report.md: headline table with CIs, deception by bug type and domain, significance tables, glossary. Pure. */
@@ -90,7 +92,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
       ),
     );
   }
-  out.push(...analysesMarkdown(ctx.density ?? [], ctx.resolution ?? [], ctx.secondStage ?? []));
+  out.push(...analysesMarkdown(ctx.density ?? [], ctx.resolution ?? [], ctx.secondStage ?? [], ctx.editPosition ?? []));
   out.push('', '## Glossary', '', 'One definition per column (the same text is in report.html, summary.json `definitions` and docs/metrics.md).', '');
   for (const d of GLOSSARY) out.push(`- **${d.name}**: ${d.text} (\`${d.code}\`)`);
   return out.join('\n') + '\n';

@@ -4,6 +4,14 @@ import { densityScaling } from '../../core/report/density.ts';
 import { queriesToResolve, rankResolution } from '../../core/report/resolution.ts';
 import { analysesMarkdown } from '../../core/report/analysesMarkdown.ts';
 import { secondStage } from '../../core/report/secondStage.ts';
+import { deceptionByEditPosition } from '../../core/report/editPosition.ts';
+import { unseenEdits } from '../../activities/scoring/editPosition.ts';
+import { loadRegistry } from '../../activities/embeddings/configs.ts';
+import { projectRoot } from '../../activities/paths.ts';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { AutoTokenizer, PreTrainedTokenizer, env, type Tensor } from '@huggingface/transformers';
+import { tokenizeTruncated } from '../../activities/embeddings/providers/truncation.ts';
 import type { PairwiseRow } from '../../core/stats/pairwise.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 
@@ -128,4 +136,46 @@ test('second stage: RRF with BM25 over the top k, hand-worked; exact fused ties 
   // Depth 1: the rerank has nothing to reorder, fused = first = ceiling.
   const one = secondStage('m', [Q1, Q2, Q3, Q4], 'bm25', ranks, 1, SETTINGS);
   assert.deepEqual([one.first_exec_at_1.estimate, one.fused_exec_at_1.estimate, one.ceiling_exec_at_k.estimate], [0.5, 0.5, 0.5]);
+});
+
+test('deception by edit position: hand-worked, with and without the twins the embedder never saw', () => {
+  // P: its only twin outscoring the canonical is unseen (edit past the limit); P also has a seen twin below.
+  // R: one unseen twin that ties the canonical exactly, nothing else. S: a seen twin above.
+  const P = q('P', [], [['cP', 0.5, true], ['p1', 0.50001, false], ['p2', 0.2, false]]);
+  const R = q('R', [], [['cR', 0.7, true], ['r1', 0.7, false]]);
+  const S = q('S', [], [['cS', 0.4, true], ['s1', 0.6, false]]);
+  const r = deceptionByEditPosition('m', [P, R, S], new Set(['p1', 'r1']), 256, SETTINGS);
+  assert.deepEqual([r.twins, r.unseen, r.max_tokens], [4, 2, 256]);
+  assert.equal(r.deception_all.estimate, 2 / 3); // P (by p1) and S
+  assert.equal(r.tie_all.estimate, 1 / 3); // R
+  assert.equal(r.deception_seen.estimate, 1 / 2); // over P (p2 only: not deceived) and S; R has no seen twin
+  assert.equal(r.deception_seen.support, 2);
+  assert.equal(r.tie_seen.estimate, 0);
+});
+
+test('unseen edits: decided by the model tokenizer on the truncated input ([SEP] rule included)', () => {
+  const config = loadRegistry({ root: projectRoot(), env: {} }).entries.find((e) => e.config.config_id === 'local-all-minilm-l6-v2')!.config;
+  const root = join(projectRoot(), '.execretrieval', 'models');
+  const body = 'def f(x):\n' + '    x = x + 1\n'.repeat(120) + '    return x\n'; // far past 256 word pieces
+  const rec = (corpus_id: string, code: string, is_canonical: boolean) => ({ corpus_id, query_id: 'q', function_name: 'f', code, is_canonical, bug_type: null, bug_description: null, metadata: {} });
+  const corpus = [
+    rec('c', body, true),
+    rec('late', body.replace('return x', 'return -x'), false), // edit at the end: cut off
+    rec('early', body.replace('def f(x):', 'def f(y):'), false), // edit in the first line: seen
+  ];
+  assert.deepEqual([...unseenEdits(config, corpus, root)!], ['late']);
+  // A short function: every edit is seen. A configuration without a token limit gets no verdict.
+  assert.deepEqual([...unseenEdits(config, [rec('c', 'def f(x):\n    return x\n', true), rec('d', 'def f(x):\n    return -x\n', false)], root)!], []);
+  assert.equal(unseenEdits({ ...config, max_input_tokens: null }, corpus, root), null);
+});
+
+test('the tokenizer built from the two files gives the ids AutoTokenizer (the provider) gives', async () => {
+  const dir = join(projectRoot(), '.execretrieval', 'models');
+  env.localModelPath = dir;
+  const auto = await AutoTokenizer.from_pretrained('all-MiniLM-L6-v2', { local_files_only: true });
+  const read = (f: string) => JSON.parse(readFileSync(join(dir, 'all-MiniLM-L6-v2', f), 'utf8'));
+  const direct = new PreTrainedTokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
+  const text = 'def naïve_sum(xs):  # Σ of xs\n    return sum(x for x in xs)\n'.repeat(30);
+  const ids = (t: PreTrainedTokenizer) => [...((tokenizeTruncated(t, [text], 256).input_ids as Tensor).data as BigInt64Array)].join();
+  assert.equal(ids(direct), ids(auto));
 });

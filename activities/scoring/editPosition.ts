@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+import type { CorpusRecord } from '../../schemas/benchmark.ts';
+import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
+import { prepareText } from '../../core/embeddings/prepare.ts';
+import { tokenizeTruncated } from '../embeddings/providers/truncation.ts';
+
+/**
+ * Twins whose edit the embedder never saw: the model's truncated token ids (the exact input of
+ * providers/localOnnx.ts, template and [SEP] rule included) are identical for twin and canonical. Exact, with the
+ * model's own tokenizer, rather than from the corpus' edit span (UTF-8 byte offsets): no boundary approximation.
+ * Only for local transformer configurations with a token limit whose tokenizer is installed; null otherwise
+ * (hosted models' tokenizers are not here).
+ */
+export function unseenEdits(config: EmbeddingConfig, corpus: readonly CorpusRecord[], modelRoot: string): Set<string> | null {
+  if (config.provider !== 'local-onnx' || !config.max_input_tokens || !config.local) return null;
+  const dir = join(modelRoot, config.local.model_dir);
+  const files = ['tokenizer.json', 'tokenizer_config.json'].map((f) => join(dir, f));
+  if (!files.every(existsSync)) return null;
+  // Constructed synchronously from the two files (what AutoTokenizer reads; test/report/analyses.test.ts checks the ids agree).
+  const tokenizer = new PreTrainedTokenizer(JSON.parse(readFileSync(files[0], 'utf8')), JSON.parse(readFileSync(files[1], 'utf8')));
+  const ids = (code: string): string => {
+    const t = tokenizeTruncated(tokenizer, [prepareText(config.document, code)], config.max_input_tokens!);
+    return ((t.input_ids as Tensor).data as BigInt64Array).join(',');
+  };
+  const canonical = new Map<string, string>();
+  for (const c of corpus) if (c.is_canonical && c.query_id) canonical.set(c.query_id, ids(c.code));
+  const out = new Set<string>();
+  for (const c of corpus) {
+    if (c.is_canonical || !c.query_id) continue;
+    const canon = canonical.get(c.query_id);
+    if (canon !== undefined && canon === ids(c.code)) out.add(c.corpus_id);
+  }
+  return out;
+}

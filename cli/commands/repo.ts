@@ -133,9 +133,10 @@ export function registerRepo(program: Command): void {
     .option('--exclude <glob>', 'paths left out, on top of the defaults (repeatable)', collect)
     .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output)`)
     .option('--embedder <config_id>', 'embedding configuration for dense retrieval (from the registry)')
+    .option('--max-file-bytes <n>', 'files larger than this are left out (listed by repo eval)', String(512 * 1024))
     .option('--max-chunk-lines <n>', 'no chunk longer than this many lines (over-long definitions are cut at structural boundaries)', String(DEFAULT_CHUNK_LIMITS.maxLines))
     .option('--max-chunk-tokens <n>', 'no chunk over this many tokens', String(DEFAULT_CHUNK_LIMITS.maxTokens))
-    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxChunkLines: string; maxChunkTokens: string }) => {
+    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxFileBytes: string; maxChunkLines: string; maxChunkTokens: string }) => {
       const positive = (flag: string, v: string) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: ${JSON.stringify(v)} is not a whole number >= 1`);
@@ -147,6 +148,7 @@ export function registerRepo(program: Command): void {
       const policy = defaultPolicy({
         include: o.include?.length ? o.include : ['**'],
         exclude: [...(o.defaultExcludes ? DEFAULT_EXCLUDES : []), ...(o.exclude ?? [])],
+        maxFileBytes: positive('--max-file-bytes', o.maxFileBytes),
       });
       const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
       const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
@@ -242,7 +244,10 @@ export function registerRepo(program: Command): void {
       });
       const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
-      writeRunOutput(dir, out, index.manifest, { ...extra, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) });
+      // Files the size limit kept out are unsearchable source a reader of the results must know about.
+      const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));
+      for (const f of oversize) console.error(`not indexed (over maxFileBytes ${index.manifest.policy.maxFileBytes}): ${f.path} (${f.bytes} bytes)`);
+      writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) });
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       if (gold.errors.length) process.exitCode = EXIT_USAGE;

@@ -162,3 +162,24 @@ test('usage and input errors: one line, exit 2 (a failed gate is 1)', async () =
   assert.match(noIndex.err, /^error: .*manifest\.json: no index manifest/m);
   assert.doesNotMatch(noIndex.err, /\n\s+at /);
 });
+
+test('files over the size limit are listed in the eval summary and on stderr, not dropped silently', async () => {
+  const big = new FixtureRepo();
+  try {
+    const rv = big.commit('big file', { ...SESSION_FILES, 'src/types.d.ts': `export type T = string;\n${'// padding\n'.repeat(40)}` });
+    const ix = join(work, 'index-small');
+    assert.equal((await cli('index', '--repo', big.dir, '--rev', rv, '--out', ix, '--max-file-bytes', '300')).code, 0);
+    const c = join(work, 'cases-big.jsonl');
+    writeFileSync(c, JSON.stringify({ ...goodCase, repositoryRevision: rv }) + '\n');
+    const dir = join(work, 'run-big');
+    const ev = await cli('eval', '--index', ix, '--cases', c, '--retrievers', 'bm25', '--variants', 'plain', '--out', dir);
+    assert.match(ev.err, /not indexed \(over maxFileBytes 300\): src\/types\.d\.ts \(\d+ bytes\)/);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    const sizes = new Map(Object.entries({ ...SESSION_FILES }).map(([p, t]) => [p, Buffer.byteLength(t)]));
+    const expected = [...sizes].filter(([, n]) => n > 300).map(([p]) => p).concat('src/types.d.ts').sort();
+    assert.ok(expected.length >= 2);
+    assert.deepEqual(summary.oversize_files.map((f: { path: string }) => f.path).sort(), expected);
+  } finally {
+    big.cleanup();
+  }
+});

@@ -1,7 +1,7 @@
 """Plain data across the trust boundary: the child encodes the value its candidate produced, the judge decodes it.
 
 Only values whose type is *exactly* one of None, bool, int, float, complex, str, bytes, list, tuple, dict, set
-and frozenset, or one of the stdlib containers collections.Counter, OrderedDict, defaultdict and deque (nested),
+and frozenset, range, or one of the stdlib containers collections.Counter, OrderedDict, defaultdict and deque (nested),
 cross. The stdlib containers are rebuilt as themselves, so their own equality rules hold in the judge as they
 would have in the child (a Counter treats missing keys as zero, an OrderedDict compares order with another
 OrderedDict); a defaultdict's factory does not cross (equality ignores it). Exact type, never isinstance: a subclass can override `__eq__`, `__hash__` or
@@ -51,6 +51,8 @@ def _enc(v, depth, budget):
         return ["s", v]
     if t is bytes:
         return ["y", v.hex()]
+    if t is range:  # immutable, compared by the judge's own range: a mutant returning range(...) stays a FAIL
+        return ["r", [hex(v.start), hex(v.stop), hex(v.step)]]
     if t is list or t is tuple or t is set or t is frozenset:
         items = list.__iter__(v) if t is list else tuple.__iter__(v) if t is tuple else set.__iter__(v) if t is set else frozenset.__iter__(v)
         return [_SEQ_TAG[t], [_enc(x, depth + 1, budget) for x in items]]
@@ -146,6 +148,10 @@ def _dec(node, depth, count):
         if type(p) is not str:
             raise BadValue("str payload")
         return p
+    if tag == "r":
+        if type(p) is not list or len(p) != 3:
+            raise BadValue("range payload")
+        return range(_hex_int(p[0]), _hex_int(p[1]), _hex_int(p[2]))
     if tag == "y":
         if type(p) is not str:
             raise BadValue("bytes payload")

@@ -1,3 +1,4 @@
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -34,8 +35,8 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 const log = (m: string) => console.error(`[repo] ${m}`);
 
 /** Exit codes: 1 the gate failed (a verdict), 2 a usage or input error (no verdict could be reached). */
-const EXIT_GATE_FAILED = 1;
-const EXIT_USAGE = 2;
+const EXIT_GATE_FAILED = EXIT_CODES.failed;
+const EXIT_USAGE = EXIT_CODES.usage;
 
 /**
  * Every repo command reports an error as one line naming what is wrong (file, record, option) and exits 2,

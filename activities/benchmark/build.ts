@@ -7,7 +7,7 @@ import { suiteSources } from '../../schemas/exec.ts';
 import { distinctSubsetsApply, getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { buildYieldReport, type YieldReport } from '../../core/mutation/yieldReport.ts';
-import type { Oracle } from '../exec/types.ts';
+import { manifestLayers, type Oracle } from '../exec/types.ts';
 import type { GateItem, GateReport } from '../gate/gate.ts';
 import { runnerVersion } from '../exec/pool.ts';
 import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
@@ -64,6 +64,8 @@ export interface BuildManifest {
   seed: number;
   profile: string;
   mutation: { distractors_max: number; round_size: number; cap: number; prng: string; mutate_py_sha256: string; runner_version: string };
+  /** The sandbox's isolation layers in force for the verification and gate runs (manifestLayers), null when not reported. */
+  sandbox_layers: Record<string, boolean | number | string> | null;
   counts: {
     input_records: number; import_rejected: number; precheck_rejected: number; mutation_rejected: number; gate_rejected: number;
     queries: number; corpus: number; distractors: number;
@@ -203,6 +205,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
       distractors_max: profile.distractors.max, round_size: roundSize, cap, prng: PRNG_NAME,
       mutate_py_sha256: sha256(readFileSync(MUTATE_SCRIPT)), runner_version: runnerVersion(),
     },
+    sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
     counts: {
       input_records: imported.tasks.length + imported.rejections.length,
       import_rejected: imported.rejections.length,

@@ -21,6 +21,18 @@ export interface SandboxLayers {
 }
 
 /**
+ * The layers as a manifest records them: which were in force (and why one was not), without the per-process
+ * values (the uid is derived from a pid), so the same build on the same machine writes the same manifest.
+ */
+export function manifestLayers(layers: SandboxLayers): Record<string, boolean | number | string> {
+  const out: Record<string, boolean | number | string> = {};
+  for (const [k, v] of Object.entries(layers).sort(([a], [b]) => a.localeCompare(b))) {
+    if (typeof v === 'boolean' || (k === 'landlock_abi' && typeof v === 'number') || (k.endsWith('_error') && typeof v === 'string')) out[k] = v;
+  }
+  return out;
+}
+
+/**
  * The execution oracle: runs (code, test suite) pairs in sandboxed Python children, through the execution
  * cache. A result for the same (runner version, code, suite, timeout) is never computed twice, and a run that
  * finished under a shorter timeout answers a longer one (see cache.ts). A result with `infra_error` set is

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { executionDepth, scoreQuery } from '../../core/metrics/score_query.ts';
 import { RANK_DEPTH } from '../../core/ranking/rank.ts';
-import type { Oracle } from '../exec/types.ts';
+import { manifestLayers, type Oracle } from '../exec/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
@@ -40,6 +40,8 @@ export interface ScoringManifest {
   executions: { pairs: number; cached: number; not_defined: number; oracle_errors: { query_id: string; corpus_id: string; message: string }[] };
   /** The bootstrap settings the report was first built with (summary.json records those of the latest report). */
   bootstrap: { replicates: number; seed: number; alpha: number };
+  /** The sandbox's isolation layers in force for this run's executions (manifestLayers), null when the oracle reports none. */
+  sandbox_layers: Record<string, boolean | number | string> | null;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     rejections: bench.rejections,
     executions: { pairs: exec.pairs, cached: exec.cached, not_defined: exec.not_defined, oracle_errors: [] },
     bootstrap,
+    sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();

@@ -58,6 +58,9 @@ test('run takes its settings from the file, and a flag overrides the file', () =
     const a = cli('run', f);
     assert.equal(a.status, 3, a.stderr);
     assert.deepEqual([manifest().profile, manifest().mutation.cap, manifest().seed], ['check', 8, 11]);
+    // The build manifest records the sandbox layers in force, without per-process values.
+    assert.equal(manifest().sandbox_layers.audit_hook, true);
+    assert.equal('uid' in manifest().sandbox_layers, false);
     const b = cli('run', f, '--cap', '5', '--rebuild');
     assert.equal(b.status, 3, b.stderr);
     assert.deepEqual([manifest().profile, manifest().mutation.cap, manifest().seed], ['check', 5, 11]);

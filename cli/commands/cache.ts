@@ -12,10 +12,12 @@ export function registerCache(program: Command): void {
     .command('stats')
     .description('number of cached (code, suite) executions')
     .option('--path <file>', 'cache file', defaultCachePath())
-    .action((opts: { path: string }) => {
+    .option('--json', 'print JSON')
+    .action((opts: { path: string; json?: boolean }) => {
       const c = new ExecCache(opts.path);
-      console.log(`${opts.path}: ${c.count()} rows`);
+      const rows = c.count();
       c.close();
+      console.log(opts.json ? JSON.stringify({ path: opts.path, rows }) : `${opts.path}: ${rows} rows`);
     });
   cache
     .command('export')

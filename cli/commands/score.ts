@@ -5,6 +5,7 @@ import { scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrCounter } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
+import { buildLeaderboard } from '../../core/report/leaderboard.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
 export function registerScore(program: Command): void {
@@ -17,12 +18,13 @@ export function registerScore(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
     .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
+    .option('--json', 'print the manifest, the leaderboard (sorted by exec@1, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
     .addHelpText(
       'after',
       '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +
         '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported); 5 when an execution was an infrastructure fault (a damaged cache, a sandbox failure): one line names it and nothing is written.',
     )
-    .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number }) => {
+    .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number; json?: boolean }) => {
       const runDir = resolveRunDir(run);
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrCounter('executing top-10 snippets');
@@ -38,6 +40,11 @@ export function registerScore(program: Command): void {
           onExecProgress: progress,
         });
         progress.done();
+        if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;
+        if (opts.json) {
+          console.log(JSON.stringify({ manifest, leaderboard: buildLeaderboard(report.stats), report: { md: `${report.dir}/report.md`, html: `${report.dir}/report.html` }, timings }, null, 2));
+          return;
+        }
         console.log(`scored ${manifest.configs.length} configurations on ${manifest.n_queries} queries (${manifest.executions.pairs} (query, snippet) pairs: ${manifest.executions.not_defined} not_defined without running, ${manifest.executions.cached} cached)`);
         if (manifest.failed_configs.length) console.log(`failed: ${manifest.failed_configs.map((f) => f.config_id).join(', ')}`);
         console.log('');
@@ -45,7 +52,6 @@ export function registerScore(program: Command): void {
         console.log('');
         console.log(`report: ${report.dir}/report.md, ${report.dir}/report.html`);
         console.error(formatBreakdown(timings));
-        if (manifest.failed_configs.length || manifest.rejections.length || manifest.missing_configs.length) process.exitCode = 1;
       } finally {
         await oracle.close();
       }

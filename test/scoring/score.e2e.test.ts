@@ -197,10 +197,12 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     const { Command } = await import('commander');
     const { registerReport } = await import('../../cli/commands/report.ts');
     const { registerCompare } = await import('../../cli/commands/compare.ts');
+    const { registerScore } = await import('../../cli/commands/score.ts');
     const buildProgram = () => {
       const p = new Command();
       registerReport(p);
       registerCompare(p);
+      registerScore(p);
       return p;
     };
     const cli = async (...args: string[]) => {
@@ -223,5 +225,22 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     const e1 = rows.find((r) => r.metric === 'exec@1')!;
     assert.equal(e1.config_a, 'toy');
     assert.deepEqual([e1.b, e1.c, e1.diff], [0, 2, -0.5]);
+
+    // score --json: stdout is one JSON document (manifest, leaderboard sorted by exec@1, report paths).
+    const scored = await cli('score', runDir, '--json', '--replicates', '300');
+    // The fixture has a rejected record: score still scores the rest and exits 1 to say so.
+    assert.equal(process.exitCode, 1);
+    process.exitCode = undefined;
+    const js = JSON.parse(scored) as {
+      manifest: { n_queries: number; configs: string[] };
+      leaderboard: { sorted_by: string; entries: { config_id: string; winner: boolean; metrics: Record<string, { estimate: number }> }[] };
+      report: { md: string; html: string };
+    };
+    assert.equal(js.manifest.n_queries, 4);
+    assert.equal(js.leaderboard.sorted_by, 'exec@1');
+    const e = js.leaderboard.entries.map((x) => x.metrics['exec@1'].estimate);
+    assert.deepEqual(e, [...e].sort((a, b) => b - a));
+    assert.equal(js.leaderboard.entries.filter((x) => x.winner).length >= 1, true);
+    assert.ok(js.report.html.endsWith('report.html'));
   });
 });

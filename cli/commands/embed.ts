@@ -23,7 +23,8 @@ export function registerEmbed(program: Command): void {
     .option('--config-file <file...>', 'extra registry files')
     .option('--no-worker', 'do not run a worker in this process (workers elsewhere serve the queues; needs TEMPORAL_ADDRESS)')
     .option('--concurrency <n>', 'batches in flight per hosted configuration', (v) => Number(v), 4)
-    .action(async (run: string, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number }) => {
+    .option('--json', 'print the sweep summary (report path; ok, failed and unavailable configurations) as JSON')
+    .action(async (run: string, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; json?: boolean }) => {
       const runDir = resolveRun(run);
       const configIds = opts.configs ? opts.configs.split(',').map((s) => s.trim()).filter(Boolean) : null;
       const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
@@ -33,12 +34,19 @@ export function registerEmbed(program: Command): void {
         const workflowId = `embed-${basename(runDir)}-${key}`;
         const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency }] as const;
         const result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`);
+        // Configurations the user did not ask for and that cannot run here (no key, no server) are one line, not one each.
+        const quiet = configIds ? [] : result.results.filter((r) => r.status === 'unavailable');
         for (const r of result.results) {
+          if (quiet.includes(r)) continue;
           const s = r.stats;
           const acct = s ? ` embedded ${s.embedded}, cached ${s.cached}, tokens ${s.tokens_reported + s.tokens_estimated}${s.tokens_estimated ? ' (some estimated)' : ''}, $${s.cost_usd.toFixed(4)}` : '';
           process.stderr.write(`${r.status.padEnd(11)} ${r.config_id}${acct}${r.reason ? `: ${r.reason}` : ''}\n`);
         }
-        console.log(JSON.stringify({ report: result.report, ok: result.results.filter((r) => r.status === 'ok').map((r) => r.config_id), failed: result.results.filter((r) => r.status === 'failed' || r.status === 'unavailable').map((r) => r.config_id) }, null, 2));
+        if (quiet.length) process.stderr.write(`unavailable ${quiet.length} more configurations need an API key or a server (\`execretrieval configs\` says which)\n`);
+        const ids = (status: string) => result.results.filter((r) => r.status === status).map((r) => r.config_id);
+        const summary = { report: result.report, ok: ids('ok'), failed: ids('failed'), unavailable: ids('unavailable') };
+        if (opts.json) console.log(JSON.stringify(summary, null, 2));
+        else console.log(`embedded ${summary.ok.length} configuration(s)${summary.failed.length ? `, ${summary.failed.length} failed (${summary.failed.join(', ')})` : ''}; report: ${result.report}`);
       });
     });
 }

@@ -24,7 +24,7 @@ test("embed on the local dev server: the terminal shows the run's own lines, the
     // Own state dir (own Temporal database), the real model files.
     spawnSync('mkdir', ['-p', state]);
     symlinkSync(modelRoot(), join(state, 'models'));
-    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'embed', run, '--configs', 'local-static-64'], {
+    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'embed', run, '--configs', 'local-static-64', '--json'], {
       cwd: PROJECT_ROOT,
       env: withoutTemporalEnv({ ...process.env, EXECRETRIEVAL_STATE_DIR: state }),
       encoding: 'utf8',
@@ -34,6 +34,8 @@ test("embed on the local dev server: the terminal shows the run's own lines, the
     assert.ok(existsSync(join(state, 'temporal.db')), 'the dev server used the state directory');
     const terminal = r.stdout + r.stderr;
     assert.doesNotMatch(terminal, /\[WARN\]|No (activities|workflows) registered|temporalio_sdk_core/);
+    const summary = JSON.parse(r.stdout) as { ok: string[]; failed: string[]; unavailable: string[] };
+    assert.deepEqual([summary.ok, summary.failed, summary.unavailable], [['local-static-64'], [], []]);
     const log = readFileSync(join(run, 'logs', 'temporal.log'), 'utf8');
     // The worker on the embed queue registers no workflows by design; the SDK says so at WARN, into the file.
     assert.match(log, /\[WARN\] No workflows registered/);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchmarkCompleteness } from '../../activities/benchmark/complete.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
+import { writeRejectedSource } from '../support/rejectedSource.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -39,7 +40,7 @@ test('run rebuilds a half-written benchmark folder instead of skipping the build
     writeFileSync(join(run, 'benchmark', 'queries.jsonl'), '{"query_id":"half"}\n');
     // A source whose one task every build rejects (check() never calls its candidate): the build must run to say so.
     const src = join(dir, 'src.jsonl');
-    writeFileSync(src, JSON.stringify({ task_id: 'n1', query: 'Negate a number', function_name: 'neg', canonical: 'def neg(x):\n    return -x\n', tests: { kind: 'check', program: 'def check(candidate):\n    assert abs(-1) == 1\n', entry_point: 'neg' } }) + '\n');
+    writeRejectedSource(src);
     const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'run', '--source', src, '--id', run], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
     assert.match(r.stderr, /== build: .*benchmark is incomplete \(no manifest\.json \(an interrupted build\)\): building it again/);
     assert.match(r.stderr, /== build: execretrieval build --source /);

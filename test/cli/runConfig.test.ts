@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
+import { writeRejectedSource } from '../support/rejectedSource.ts';
 
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
@@ -50,7 +51,7 @@ test('run takes its settings from the file, and a flag overrides the file', () =
   try {
     // One task every build rejects (check() never calls its candidate): the build runs, records its settings, exits 3.
     const src = join(dir, 'src.jsonl');
-    writeFileSync(src, JSON.stringify({ task_id: 'n1', query: 'Negate a number', function_name: 'neg', canonical: 'def neg(x):\n    return -x\n', tests: { kind: 'check', program: 'def check(candidate):\n    assert abs(-1) == 1\n', entry_point: 'neg' } }) + '\n');
+    writeRejectedSource(src);
     const run = join(dir, 'run');
     const f = join(dir, 'run.yaml');
     writeFileSync(f, `id: ${run}\nsource: ${src}\nprofile: check\ncap: 8\nseed: 11\n`);

@@ -1,6 +1,6 @@
 import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
-import { boundSpans, byteOffsets, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
+import { boundSpans, byteOffsets, chunksFromParts, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 
 /**
  * Config files (JSON, YAML, TOML) chunked by key: one chunk per top-level key (or TOML table), its symbols
@@ -158,35 +158,8 @@ export function chunkConfig(path: string, source: string, language: Language, re
     }
     return m;
   };
-  const seen = new Map<string, number>();
-  const firstPart = new Map<number, string>();
-  return boundSpans(source, entries, cutDepth, limits).flatMap((b) => {
-    const text = source.slice(b.start, b.end);
-    if (!text.trim()) return [];
+  return chunksFromParts(source, boundSpans(source, entries, cutDepth, limits), { path, revision, language, lineOf, byteAt }, (b) => {
     const e = entries[b.of];
-    const startLine = lineOf(b.start);
-    const endLine = lineOf(b.end);
-    let id = `${path}:${startLine}-${endLine}`;
-    const dup = seen.get(id) ?? 0;
-    seen.set(id, dup + 1);
-    if (dup) id += `~${dup}`;
-    const parent = firstPart.get(b.of);
-    if (!parent) firstPart.set(b.of, id);
-    const chunk: Chunk = {
-      chunk_id: id,
-      file: path,
-      revision,
-      language,
-      start_line: startLine,
-      end_line: endLine,
-      start_byte: byteAt(b.start),
-      end_byte: byteAt(b.end),
-      symbols: [e.key, ...new Set(e.children.map((c) => `${e.key}.${c}`))],
-      references: [],
-      role,
-      text,
-      ...(parent ? { parent } : {}),
-    };
-    return [chunk];
+    return { symbols: [e.key, ...new Set(e.children.map((c) => `${e.key}.${c}`))], references: [], role };
   });
 }

@@ -2,7 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import type { SourceRole } from '../../schemas/gold.ts';
 import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
-import { boundSpans, byteOffsets, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
+import { boundSpans, byteOffsets, chunksFromParts, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { parserFor, type GrammarName } from './treeSitter.ts';
 
 /**
@@ -282,46 +282,20 @@ export async function chunkStructural(path: string, source: string, language: La
     flushGlue();
 
     const forced = fileRole(path, source);
-    const seen = new Map<string, number>();
-    const chunks: Chunk[] = [];
     const lineOf = lineNumbers(source);
     const byteAt = byteOffsets(source);
     // Over-long pieces are cut at structural boundaries; every part keeps its piece's symbols and role and
     // links to the first part (`parent`), so each still names the definition it belongs to.
     const kept = pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim());
-    const firstPartId = new Map<number, string>();
-    for (const b of boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits)) {
-      const p = { ...kept[b.of], start: b.start, end: b.end };
-      const text = source.slice(p.start, p.end);
-      if (!text.trim()) continue;
-      const startLine = lineOf(p.start);
-      const endLine = lineOf(p.end);
+    const parts = boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits);
+    return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt }, (b) => {
+      const p = kept[b.of];
       const own = new Set(p.symbols);
       const refs = new Set<string>(p.owner ? [p.owner] : []);
-      // References: identifiers inside the piece, from every top-level node overlapping it.
-      for (const n of top) if (n.endIndex > p.start && n.startIndex < p.end) collectReferencesInRange(n, p.start, p.end, own, refs);
-      let id = `${path}:${startLine}-${endLine}`;
-      const dup = seen.get(id) ?? 0;
-      seen.set(id, dup + 1);
-      if (dup) id += `~${dup}`;
-      chunks.push({
-        chunk_id: id,
-        file: path,
-        revision,
-        language,
-        start_line: startLine,
-        end_line: endLine,
-        start_byte: byteAt(p.start),
-        end_byte: byteAt(p.end),
-        symbols: p.symbols,
-        references: [...refs].sort().slice(0, 200),
-        role: forced ?? p.role,
-        text,
-        ...(firstPartId.has(b.of) ? { parent: firstPartId.get(b.of) } : {}),
-      });
-      if (!firstPartId.has(b.of)) firstPartId.set(b.of, id);
-    }
-    return chunks;
+      // References: identifiers inside the part, from every top-level node overlapping it.
+      for (const n of top) if (n.endIndex > b.start && n.startIndex < b.end) collectReferencesInRange(n, b.start, b.end, own, refs);
+      return { symbols: p.symbols, references: [...refs].sort().slice(0, 200), role: forced ?? p.role };
+    });
   } finally {
     tree.delete();
   }

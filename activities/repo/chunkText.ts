@@ -1,6 +1,6 @@
 import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
-import { boundSpans, byteOffsets, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
+import { boundSpans, byteOffsets, chunksFromParts, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 
 /**
  * Plain-text chunker for files without a grammar: Markdown splits at headings, everything else into
@@ -51,35 +51,8 @@ export function chunkText(path: string, source: string, language: Language, revi
   const cutPoints = () => new Map(lines.flatMap((l, i) => (i > 0 && (!lines[i - 1].trim() || /^#{1,6}\s/.test(l)) ? [[i, 1] as [number, number]] : [])));
   const byteAt = byteOffsets(source);
   const lineOf = lineNumbers(source);
-  const firstPart = new Map<number, string>();
-  const seen = new Map<string, number>();
-  return boundSpans(source, spans, cutPoints, limits).flatMap((b) => {
-    const text = source.slice(b.start, b.end);
-    if (!text.trim()) return [];
-    const startLine = lineOf(b.start);
-    const endLine = lineOf(b.end);
-    let id = `${path}:${startLine}-${endLine}`;
-    const dup = seen.get(id) ?? 0;
-    seen.set(id, dup + 1);
-    if (dup) id += `~${dup}`;
-    const parent = firstPart.get(b.of);
-    if (!parent) firstPart.set(b.of, id);
+  return chunksFromParts(source, boundSpans(source, spans, cutPoints, limits), { path, revision, language, lineOf, byteAt }, (b, text) => {
     const heading = pieces[b.of].heading;
-    const chunk: Chunk = {
-      chunk_id: id,
-      file: path,
-      revision,
-      language,
-      start_line: startLine,
-      end_line: endLine,
-      start_byte: byteAt(b.start),
-      end_byte: byteAt(b.end),
-      symbols: heading ? [heading] : [],
-      references: refsOf(text),
-      role,
-      text,
-      ...(parent ? { parent } : {}),
-    };
-    return [chunk];
+    return { symbols: heading ? [heading] : [], references: refsOf(text), role };
   });
 }

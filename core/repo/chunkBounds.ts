@@ -1,3 +1,5 @@
+import type { Chunk, Language } from '../../schemas/repoIndex.ts';
+
 /**
  * Bounded chunks: no chunk longer than `maxLines` lines or `maxTokens` tokens, so a pass at cutoff k never
  * means an unbounded amount of context, and a dense model that reads only a chunk's first few hundred
@@ -87,6 +89,51 @@ export interface Span {
 export interface BoundedSpan extends Span {
   of: number;
   part: number;
+}
+
+/** What a chunker says about one bounded part; the rest of the chunk is the same for every chunker. */
+export type PartFacts = Pick<Chunk, 'symbols' | 'references' | 'role'>;
+
+/**
+ * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` made unique with
+ * `~n`, later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
+ * the chunker knows (symbols, references, role).
+ */
+export function chunksFromParts(
+  source: string,
+  parts: readonly BoundedSpan[],
+  at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number },
+  facts: (part: BoundedSpan, text: string) => PartFacts,
+): Chunk[] {
+  const seen = new Map<string, number>();
+  const firstPart = new Map<number, string>();
+  const chunks: Chunk[] = [];
+  for (const b of parts) {
+    const text = source.slice(b.start, b.end);
+    if (!text.trim()) continue;
+    const startLine = at.lineOf(b.start);
+    const endLine = at.lineOf(b.end);
+    let id = `${at.path}:${startLine}-${endLine}`;
+    const dup = seen.get(id) ?? 0;
+    seen.set(id, dup + 1);
+    if (dup) id += `~${dup}`;
+    const parent = firstPart.get(b.of);
+    if (!parent) firstPart.set(b.of, id);
+    chunks.push({
+      chunk_id: id,
+      file: at.path,
+      revision: at.revision,
+      language: at.language,
+      start_line: startLine,
+      end_line: endLine,
+      start_byte: at.byteAt(b.start),
+      end_byte: at.byteAt(b.end),
+      ...facts(b, text),
+      text,
+      ...(parent ? { parent } : {}),
+    });
+  }
+  return chunks;
 }
 
 /**

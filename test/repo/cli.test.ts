@@ -8,7 +8,7 @@ import { readParquet } from '../../activities/storage/parquet.ts';
 import { pythonExecutable } from '../../activities/python/interpreter.ts';
 import { FixtureRepo } from './fixtureRepo.ts';
 import { tmpDir } from './helpers.ts';
-import { SESSION_FILES } from './worked-fixtures.ts';
+import { SESSION_FILES, sessionExpiryCase } from './worked-fixtures.ts';
 import { cli, cliProcess } from './cliHarness.ts';
 
 /** The real CLI end to end on a fixture repository: index → eval → diagnose → gate, then a recorded replay. */
@@ -18,16 +18,7 @@ after(() => r.cleanup());
 const rev = r.commit('fixture', SESSION_FILES);
 
 test('repo index | eval | diagnose | gate, and recorded replay', async () => {
-  const goodCase = {
-    id: 'session-expiry',
-    query: 'How does createSession handle an expired refresh token?',
-    repositoryRevision: rev,
-    evidence: [{ id: 'service', anyOf: [{ file: 'src/auth/session-service.ts', symbol: 'createSession', roles: ['definition'] }] }],
-    forbiddenPathPrefixes: ['src/legacy/'],
-    cutoff: 5,
-    queryClass: 'behaviour_description',
-    rationale: 'current implementation; legacy is a shim',
-  };
+  const goodCase = sessionExpiryCase(rev);
   const cases = join(work, 'cases.jsonl');
   writeFileSync(cases, [JSON.stringify(goodCase), JSON.stringify({ ...goodCase, id: 'broken', cutoff: 'five' })].join('\n') + '\n');
 

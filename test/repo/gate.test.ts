@@ -8,7 +8,7 @@ import { FixtureRepo } from './fixtureRepo.ts';
 import { hashEmbedder } from './hashEmbedder.ts';
 import { tmpDir } from './helpers.ts';
 import { cli, cliProcess } from './cliHarness.ts';
-import { SESSION_FILES } from './worked-fixtures.ts';
+import { SESSION_FILES, sessionExpiryCase } from './worked-fixtures.ts';
 
 /**
  * The gate fails closed: each way the issue found to make `repo gate` pass a run it cannot vouch for is
@@ -21,16 +21,7 @@ after(() => r.cleanup());
 const rev = r.commit('fixture', SESSION_FILES);
 const other = r.commit('another commit', { 'src/auth/extra.ts': 'export const extra = 1;\n' });
 
-const goodCase = {
-  id: 'session-expiry',
-  query: 'How does createSession handle an expired refresh token?',
-  repositoryRevision: rev,
-  evidence: [{ id: 'service', anyOf: [{ file: 'src/auth/session-service.ts', symbol: 'createSession', roles: ['definition'] }] }],
-  forbiddenPathPrefixes: ['src/legacy/'],
-  cutoff: 5,
-  queryClass: 'behaviour_description',
-  rationale: 'current implementation; legacy is a shim',
-};
+const goodCase = sessionExpiryCase(rev);
 const index = join(work, 'index');
 const cases = join(work, 'cases.jsonl');
 const run = join(work, 'run');

@@ -140,3 +140,17 @@ export function makeClient() {
 }
 `,
 };
+
+/** The gold case the CLI and gate tests start from: SESSION_FILES' createSession, legacy forbidden, at `rev`. */
+export function sessionExpiryCase(rev: string) {
+  return {
+    id: 'session-expiry',
+    query: 'How does createSession handle an expired refresh token?',
+    repositoryRevision: rev,
+    evidence: [{ id: 'service', anyOf: [{ file: 'src/auth/session-service.ts', symbol: 'createSession', roles: ['definition'] }] }],
+    forbiddenPathPrefixes: ['src/legacy/'],
+    cutoff: 5,
+    queryClass: 'behaviour_description',
+    rationale: 'current implementation; legacy is a shim',
+  };
+}

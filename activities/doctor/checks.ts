@@ -3,7 +3,7 @@
  * prints a secret: keys are reported as set or not set.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRegistry } from '../embeddings/configs.ts';
 import { apiKeyEnv, availability } from '../embeddings/availability.ts';
@@ -13,6 +13,7 @@ import { pythonExecutable } from '../python/interpreter.ts';
 import { verifyCache } from '../storage/cacheRepair.ts';
 import { repairCommand } from '../faults.ts';
 import { DEV_SERVER, resolveTemporalTarget } from '../../temporal.config.ts';
+import { databaseOwner } from '../../infra/temporal/devServer.ts';
 
 export interface Check {
   area: string;
@@ -51,15 +52,10 @@ function temporalChecks(env: NodeJS.ProcessEnv): Check[] {
     out.push({ area: 'temporal', name: 'binary', status: 'fail', detail: `${bin} missing or not runnable`, fix: BOOTSTRAP });
   }
   const db = join(stateDir(), DEV_SERVER.dbFileName);
-  const owner = `${db}.server.json`;
+  const owner = databaseOwner(db);
   let detail = `${db}: ${existsSync(db) ? 'present' : 'created on first run'}`;
-  if (existsSync(owner)) {
-    try {
-      const o = JSON.parse(readFileSync(owner, 'utf8')) as { pid: number; address: string; owner_pid?: number };
-      const alive = (pid?: number) => { try { return pid !== undefined && (process.kill(pid, 0), true); } catch { return false; } };
-      detail += alive(o.owner_pid) ? `; in use by pid ${o.owner_pid} (server at ${o.address})` : alive(o.pid) ? `; a server left by a finished process (pid ${o.pid}): the next run stops it` : '; stale owner file (ignored)';
-    } catch { /* unreadable owner file: startDevServer treats it as free */ }
-  }
+  if (owner.state === 'in_use') detail += `; in use by ${owner.owner_pid !== undefined ? `pid ${owner.owner_pid}` : 'another process'} (server at ${owner.address})`;
+  if (owner.state === 'orphan') detail += `; a server left by a process that is gone (pid ${owner.pid}): the next run stops it`;
   out.push({ area: 'temporal', name: 'dev server database', status: 'ok', detail });
   return out;
 }

@@ -150,21 +150,35 @@ function isServerOn(pid: number, dbFile: string): boolean {
   }
 }
 
+/** Who holds a database: nobody; a live process that started its server; or an orphan server whose starter is gone. */
+export type DatabaseOwner =
+  | { state: 'free' }
+  | { state: 'in_use'; pid: number; address: string; owner_pid?: number }
+  | { state: 'orphan'; pid: number; address: string };
+
+export function databaseOwner(dbFile: string): DatabaseOwner {
+  let owner: OwnerRecord;
+  try {
+    owner = JSON.parse(readFileSync(ownerFile(dbFile), 'utf8')) as OwnerRecord;
+  } catch {
+    return { state: 'free' }; // no owner file (or an unreadable one)
+  }
+  if (!alive(owner.pid)) return { state: 'free' }; // stale file from a server that died without cleaning up
+  const starterAlive = owner.owner_pid !== undefined && alive(owner.owner_pid);
+  // A pid we cannot identify as a dev server on this database is never signalled: it counts as in use.
+  if (starterAlive || !isServerOn(owner.pid, dbFile)) return { state: 'in_use', pid: owner.pid, address: owner.address, owner_pid: owner.owner_pid };
+  return { state: 'orphan', pid: owner.pid, address: owner.address };
+}
+
 /**
  * A database has one server. If the process that started it is alive, the file is in use: refuse with its
  * address. If that process is gone (killed before it could stop its server), the server is an orphan that
  * nothing will ever stop: stop it here, so the run that follows owns the database instead of being refused.
  */
 async function claimDatabase(dbFile: string, log?: (msg: string) => void): Promise<void> {
-  let owner: OwnerRecord;
-  try {
-    owner = JSON.parse(readFileSync(ownerFile(dbFile), 'utf8')) as OwnerRecord;
-  } catch {
-    return; // no owner file: free
-  }
-  if (!alive(owner.pid)) return; // stale file from a server that died without cleaning up
-  const starterAlive = owner.owner_pid !== undefined && alive(owner.owner_pid);
-  if (starterAlive || !isServerOn(owner.pid, dbFile)) {
+  const owner = databaseOwner(dbFile);
+  if (owner.state === 'free') return;
+  if (owner.state === 'in_use') {
     throw new Error(
       `${dbFile} is in use by a temporal dev server at ${owner.address} (pid ${owner.pid}) started by another process` +
         `${owner.owner_pid !== undefined ? ` (pid ${owner.owner_pid})` : ''}: ` +

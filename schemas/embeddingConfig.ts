@@ -56,7 +56,11 @@ export const EmbeddingConfig = z
     document: EmbeddingSide.default({ template: '{text}', task_type: null }),
     /** L2-normalise every vector after it arrives (so cosine = dot). */
     normalize: z.boolean().default(true),
-    similarity: z.enum(['cosine', 'dot', 'bm25']).default('cosine'),
+    /**
+     * How a query scores a document: cosine of dense vectors, dot, BM25 from the texts, or `sparse-dot`: the dot
+     * product of learned sparse term weights (SPLADE), stored as (term id, weight) pairs (core/ranking/sparse.ts).
+     */
+    similarity: z.enum(['cosine', 'dot', 'bm25', 'sparse-dot']).default('cosine'),
     /** Storage dtype of the matrices. */
     dtype: z.literal('float32').default('float32'),
     batch_size: z.number().int().positive().max(2048).default(64),
@@ -72,6 +76,13 @@ export const EmbeddingConfig = z
     bm25: z.object({ k1: z.number().nonnegative(), b: z.number().min(0).max(1) }).strict().nullable().default(null),
     /** Where the invocation is documented (model card, API reference). */
     source: z.string().default(''),
+    /** The weights' license as its package or model card states it (SPDX id, plus where it comes from when not the package); null = not recorded. */
+    license: z.string().nullable().default(null),
+    /**
+     * Run when the user names no configurations (`npm start`, `execretrieval run`/`embed` without --configs).
+     * False for a configuration too slow for the default run (all-mpnet-base-v2): it runs when named.
+     */
+    default_run: z.boolean().default(true),
     /** One of the paper's 23 + BM25 configurations. */
     paper: z.boolean().default(false),
   })

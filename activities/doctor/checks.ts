@@ -68,7 +68,8 @@ function modelAndKeyChecks(env: NodeJS.ProcessEnv): { checks: Check[]; runnable:
   const keys = new Map<string, string[]>();
   for (const { config } of reg.entries) {
     const a = availability(config, penv);
-    if (a.ok && config.provider !== 'bm25') runnable.push(config.config_id);
+    // What `npm start` runs: configurations marked default_run: false (too slow for it) run only when named.
+    if (a.ok && config.provider !== 'bm25' && config.default_run) runnable.push(config.config_id);
     if (config.provider.startsWith('local')) {
       checks.push({ area: 'models', name: config.config_id, status: a.ok ? 'ok' : 'warn', detail: a.detail, ...(a.ok ? {} : { fix: BOOTSTRAP }) });
     }

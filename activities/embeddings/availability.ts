@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import type { ProviderEnv } from './types.ts';
@@ -39,6 +39,16 @@ export function localModelDir(config: EmbeddingConfig, penv: ProviderEnv): strin
   return join(penv.modelRoot, config.local!.model_dir);
 }
 
+/**
+ * Why bootstrap could not install the model in `dir` (its package could not be downloaded, a pinned hash did not
+ * match), as infra/bootstrap/20-models.mjs recorded it in `<dir>.unavailable`; null when it recorded nothing.
+ */
+export function bootstrapReason(dir: string): string | null {
+  const file = `${dir}.unavailable`;
+  if (!existsSync(file)) return null;
+  return readFileSync(file, 'utf8').trim() || null;
+}
+
 /** Files a local model's folder must hold before its factory can load it (relative to the folder). */
 export function localModelFiles(config: EmbeddingConfig): string[] {
   if (config.provider === 'local-onnx') {
@@ -71,7 +81,9 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
     case 'local-static': {
       const dir = localModelDir(config, penv);
       const missing = localModelFiles(config).filter((f) => !existsSync(join(dir, f)));
-      return missing.length ? { ok: false, detail: `weights missing in ${dir}: ${missing.join(', ')} (run: node infra/bootstrap.mjs)` } : { ok: true, detail: `weights in ${dir}` };
+      if (!missing.length) return { ok: true, detail: `weights in ${dir}` };
+      const why = bootstrapReason(dir);
+      return { ok: false, detail: why ? `package not installed: ${why}` : `weights missing in ${dir}: ${missing.join(', ')} (run: node infra/bootstrap.mjs)` };
     }
   }
 }

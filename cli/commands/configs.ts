@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { availability } from '../../activities/embeddings/availability.ts';
+import { retrieverKind } from '../../core/embeddings/registry.ts';
 import { modelRoot } from '../../activities/paths.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
 
@@ -15,7 +16,20 @@ export function registerConfigs(program: Command): void {
       const penv = { env: process.env, modelRoot: modelRoot() };
       const rows = reg.entries.map((e) => {
         const a = availability(e.config, penv);
-        return { config_id: e.config.config_id, provider: e.config.provider, model: e.config.model, dims: e.config.dimensions, paper: e.config.paper, runnable: a.ok, detail: a.detail, origin: e.origin, overrides: e.overrides };
+        return {
+          config_id: e.config.config_id,
+          kind: retrieverKind(e.config),
+          provider: e.config.provider,
+          model: e.config.model,
+          dims: e.config.dimensions,
+          license: e.config.license,
+          paper: e.config.paper,
+          default_run: e.config.default_run,
+          runnable: a.ok,
+          detail: a.detail,
+          origin: e.origin,
+          overrides: e.overrides,
+        };
       });
       for (const err of reg.errors) process.stderr.write(`config error: ${err}\n`);
       if (opts.json) {
@@ -24,7 +38,8 @@ export function registerConfigs(program: Command): void {
       }
       const w = Math.max(...rows.map((r) => r.config_id.length));
       for (const r of rows) {
-        console.log(`${r.runnable ? 'ok ' : '-- '} ${r.config_id.padEnd(w)}  ${r.provider.padEnd(17)} ${String(r.dims ?? '').padStart(5)}  ${r.model}  (${r.detail}${r.overrides ? `; overrides ${r.overrides}` : ''})`);
+        const notes = [r.detail, ...(r.license ? [`license ${r.license}`] : []), ...(r.default_run ? [] : ['not in the default run: name it with --configs']), ...(r.overrides ? [`overrides ${r.overrides}`] : [])];
+        console.log(`${r.runnable ? 'ok ' : '-- '} ${r.config_id.padEnd(w)}  ${r.kind.padEnd(7)} ${r.provider.padEnd(17)} ${String(r.dims ?? '').padStart(5)}  ${r.model}  (${notes.join('; ')})`);
       }
       console.log(`${rows.filter((r) => r.runnable).length} of ${rows.length} can run here`);
     });

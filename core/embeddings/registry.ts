@@ -59,11 +59,21 @@ export function mergeRegistries(sources: readonly RegistrySource[]): RegistryRes
 
 /** Pick configurations by id, in the order asked; unknown ids are an error naming the known ones. */
 export function selectConfigs(entries: readonly RegistryEntry[], ids: readonly string[] | null): EmbeddingConfig[] {
-  if (!ids) return entries.map((e) => e.config);
+  // No ids: the default run, every configuration not marked `default_run: false`; a named one always runs.
+  if (!ids) return entries.map((e) => e.config).filter((c) => c.default_run);
   const map = new Map(entries.map((e) => [e.config.config_id, e.config]));
   const unknown = ids.filter((id) => !map.has(id));
   if (unknown.length) {
     throw new Error(`unknown configuration(s) ${unknown.join(', ')}; known: ${[...map.keys()].join(', ')}`);
   }
   return ids.map((id) => map.get(id)!);
+}
+
+/** What a configuration retrieves with: a lexical index (BM25), learned sparse term weights, or dense vectors. */
+export type RetrieverKind = 'lexical' | 'sparse' | 'dense';
+
+export function retrieverKind(config: EmbeddingConfig): RetrieverKind {
+  if (config.provider === 'bm25') return 'lexical';
+  if (config.similarity === 'sparse-dot') return 'sparse';
+  return 'dense';
 }

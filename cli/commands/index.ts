@@ -17,6 +17,7 @@ import { registerAudit } from './audit.ts';
 import { registerUi } from './ui.ts';
 import { registerRuns } from './runs.ts';
 import { registerDoctor } from './doctor.ts';
+import { registerServeEmbeddings } from './serveEmbeddings.ts';
 
 /** Every subcommand registers itself here, one line each. */
 export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -30,4 +31,5 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
   registerUi, registerRuns, registerDoctor,
+  registerServeEmbeddings,
 ];

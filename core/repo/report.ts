@@ -1,11 +1,75 @@
-import type { CaseResult } from '../../schemas/repoIndex.ts';
+import type { GoldCase } from '../../schemas/gold.ts';
+import type { CaseResult, Chunk, RankedChunk, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { escapeHtml as esc } from '../report/format.ts';
 import { pct, type AggregateRow } from './aggregate.ts';
+import { groupMatches, sameRevision } from './evidence.ts';
+import { isForbidden } from './evaluate.ts';
 
 /**
  * A self-contained HTML page (no scripts, no external assets) for one repository evaluation run:
- * aggregates per retriever and slice with case counts, then every failed case with its diagnosis.
+ * aggregates per retriever and slice with case counts, every failed case with its diagnosis, then per case
+ * and retriever the ranked chunks as the answer stage would have seen them. Chunk text is untrusted (it is
+ * whatever the repository holds): every string goes through escapeHtml, attributes included.
  */
+
+/** One case × retriever for the ranked-chunk section, with links (relative to report.html) to its files. */
+export interface ReportCase {
+  testCase: GoldCase;
+  result: CaseResult;
+  record: RetrievalRecord;
+  caseHref: string;
+  /** The evidence bundle (written for failures only). */
+  evidenceHref: string | null;
+}
+
+/** Ranked chunks shown per case beyond the cutoff: enough to see what just missed the context. */
+export const RANKS_PAST_CUTOFF = 5;
+/** Excerpt of a chunk: its first lines, at most this many lines and characters. */
+export const EXCERPT_LINES = 6;
+export const EXCERPT_CHARS = 400;
+
+export function excerptOf(text: string): string {
+  const lines = text.split('\n').slice(0, EXCERPT_LINES).join('\n');
+  return lines.length > EXCERPT_CHARS ? `${lines.slice(0, EXCERPT_CHARS)}…` : lines;
+}
+
+/** What a ranked chunk is to its case: the evidence groups it satisfies, forbidden, from another revision. */
+export function chunkVerdict(testCase: GoldCase, c: RankedChunk): { groups: string[]; forbidden: boolean; otherRevision: boolean } {
+  return {
+    groups: testCase.evidence.filter((g) => groupMatches(c, g)).map((g) => g.id),
+    forbidden: isForbidden(testCase, c),
+    otherRevision: !sameRevision(c.revision, testCase.repositoryRevision),
+  };
+}
+
+function caseSection(rc: ReportCase, chunkOf: (id: string) => Chunk | undefined): string {
+  const { testCase: tc, result: r, record } = rc;
+  const beforeRank = new Map(record.candidates_before_rerank.map((c) => [c.chunk_id, c.rank]));
+  const shown = record.candidates_after_rerank.slice(0, tc.cutoff + RANKS_PAST_CUTOFF);
+  const rows = shown
+    .map((c, i) => {
+      const v = chunkVerdict(tc, c);
+      const inContext = i < tc.cutoff;
+      const marks = [...v.groups.map((g) => `evidence ${g}`), v.forbidden ? 'FORBIDDEN' : '', v.otherRevision ? 'other revision' : ''].filter(Boolean).join(', ') || '–';
+      const chunk = chunkOf(c.chunk_id);
+      const lines = chunk ? `${chunk.start_line}-${chunk.end_line}` : '?';
+      const excerpt = chunk ? esc(excerptOf(chunk.text)) : '(chunk not in this index)';
+      const cls = [inContext ? 'ctx' : 'past', v.groups.length ? 'ev' : '', v.forbidden ? 'forb' : ''].filter(Boolean).join(' ');
+      return `<tr class="chunk ${cls}" data-chunk="${esc(c.chunk_id)}" data-rank="${c.rank}" data-rank-before="${beforeRank.get(c.chunk_id) ?? ''}" data-in-context="${inContext ? 1 : 0}"><td>${c.rank}</td><td>${beforeRank.get(c.chunk_id) ?? '–'}</td><td>${esc(c.file)}:${lines}</td><td>${esc(c.symbols.join(', ')) || '–'}</td><td>${esc(c.role)}</td><td>${esc(marks)}</td><td><pre>${excerpt}</pre></td></tr>`;
+    })
+    .join('\n');
+  const verdict = r.passed ? 'PASS' : `FAIL: ${r.diagnosis}`;
+  const links = [`<a href="${esc(rc.caseHref)}">case record</a>`, rc.evidenceHref ? `<a href="${esc(rc.evidenceHref)}">evidence bundle</a>` : ''].filter(Boolean).join(' · ');
+  const ctx = tc.context ? Object.entries(tc.context).map(([k, v]) => `${k}=${v}`).join(', ') : 'none';
+  return `<section class="case ${r.passed ? 'pass' : 'fail'}" data-case="${esc(r.case_id)}" data-retriever="${esc(r.retriever)}" data-passed="${r.passed ? 1 : 0}">
+<h3>${esc(r.case_id)} × ${esc(r.retriever)} — <span class="verdict">${esc(verdict)}</span></h3>
+<p class="query">${esc(r.query)}</p>
+<p>cutoff ${tc.cutoff}; first relevant rank ${r.first_relevant_rank ?? '–'}; group recall ${r.group_recall.toFixed(2)}; context ${r.context_lines ?? '–'} lines, ~${r.context_tokens ?? '–'} tokens; reliable context: ${esc(ctx)}; ${links}</p>
+<table><tr><th>rank</th><th>before rerank</th><th>file:lines</th><th>symbols</th><th>role</th><th>verdict</th><th>excerpt</th></tr>
+${rows}
+</table>
+</section>`;
+}
 
 export function renderReport(args: {
   title: string;
@@ -13,7 +77,15 @@ export function renderReport(args: {
   aggregates: readonly AggregateRow[];
   results: readonly CaseResult[];
   refused: readonly { case_id: string; reason: string }[];
+  /** Per case × retriever, the ranked chunks (omitted: no such section). */
+  cases?: readonly ReportCase[];
+  chunkOf?: (id: string) => Chunk | undefined;
 }): string {
+  const chunkOf = args.chunkOf ?? (() => undefined);
+  const sections = [...(args.cases ?? [])]
+    .sort((a, b) => (a.result.case_id < b.result.case_id ? -1 : a.result.case_id > b.result.case_id ? 1 : a.result.retriever < b.result.retriever ? -1 : a.result.retriever > b.result.retriever ? 1 : 0))
+    .map((c) => caseSection(c, chunkOf))
+    .join('\n');
   const rows = args.aggregates
     .map(
       (a) =>
@@ -31,7 +103,7 @@ export function renderReport(args: {
   const refused = args.refused.map((r) => `<li>${esc(r.case_id)}: ${esc(r.reason)}</li>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(args.title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}</style>
+<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}pre{margin:0;font-size:12px;white-space:pre-wrap;max-width:60em}section.case{border-top:2px solid #ddd;margin-top:1.5em}section.fail .verdict{color:#b00}section.pass .verdict{color:#070}tr.past{opacity:.6}tr.ev td:nth-child(6){background:#e6f6e6}tr.forb td:nth-child(6){background:#fbe3e3}</style>
 </head><body>
 <h1>${esc(args.title)}</h1>
 <table>${meta}</table>
@@ -44,6 +116,7 @@ ${refused ? `<h2>Refused cases</h2><ul>${refused}</ul>` : ''}
 <table><tr><th>retriever</th><th>case</th><th>query</th><th>first relevant rank</th><th>diagnosis</th><th>detail</th></tr>
 ${failures}
 </table>
+${sections ? `<h2>Ranked chunks per case and retriever</h2>\n<p>Rows past the cutoff (greyed) were not passed to the answer stage. Verdict: the evidence groups a chunk satisfies, FORBIDDEN, other revision.</p>\n${sections}` : ''}
 </body></html>
 `;
 }

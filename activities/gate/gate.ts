@@ -97,7 +97,7 @@ export async function runGate(
     for (const [k, i] of idx.entries()) {
       const t = items[i].task;
       const testFacts: TestFactLike[] = testFactsOf[k];
-      const r = astStage(t, get(`${i}:c`), t.distractors.map((_, j) => get(`${i}:d${j}`)), testFacts);
+      const r = astStage(t, get(`${i}:c`), t.distractors.map((_, j) => get(`${i}:d${j}`)), testFacts, profile);
       multiStatement += r.multiStatementTests;
       out.set(i, r.issues);
     }

@@ -26,6 +26,8 @@ export interface TestFactLike {
   syntax_error: string | null;
   calls_target: boolean;
   statements: number;
+  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `split`): the expected value never enters the candidate's process. */
+  parent_judged: boolean;
 }
 
 const issue = (stage: StageName, code: string, message: string, field?: string): GateIssue => ({ stage, code, message, ...(field ? { field } : {}) });
@@ -54,12 +56,17 @@ export function schemaStage(task: Task, profile: GateProfile): GateIssue[] {
   return out;
 }
 
-/** Stage 2: canonical and every distractor define the target function; every test calls it. */
+/**
+ * Stage 2: canonical and every distractor define the target function; every test calls it; at least
+ * `profile.parentJudgedTests.min` tests are judged outside the candidate's process (a suite judged only by
+ * the child leaves the verdict to code that can fake it).
+ */
 export function astStage(
   task: Task,
   canonical: CodeFactsLike,
   distractors: CodeFactsLike[],
   tests: TestFactLike[],
+  profile: Pick<GateProfile, 'name' | 'parentJudgedTests'>,
 ): { issues: GateIssue[]; multiStatementTests: number } {
   const out: GateIssue[] = [];
   const fn = task.function_name;
@@ -82,6 +89,12 @@ export function astStage(
     }
     if (t.statements > 1) multi++;
   });
+  const parentJudged = tests.filter((t) => t.parent_judged).length;
+  if (parentJudged < profile.parentJudgedTests.min) {
+    out.push(issue('ast_semantics', 'TOO_FEW_PARENT_JUDGED',
+      `${parentJudged} of ${tests.length} tests can be judged outside the candidate's process (\`assert <call> <op> <literal>\` or \`assert [not] <call>\`); profile "${profile.name}" wants at least ${profile.parentJudgedTests.min}`,
+      task.tests.kind === 'asserts' ? 'tests.tests' : 'tests.program'));
+  }
   return { issues: out, multiStatementTests: multi };
 }
 

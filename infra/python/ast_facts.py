@@ -4,7 +4,8 @@ stdin: JSON lines, each one of
   {"id", "kind": "code", "code"}                      parses, syntax error, top-level function names
   {"id", "kind": "names", "code"}                     names a snippet spells, whether it is dynamic
   {"id", "kind": "suite_names", "suite": <TestSuite>} what each test binds and certainly looks up
-  {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements
+  {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements,
+                                                      judged in the parent (sandbox_plan.split)
   {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
   {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
                                                       else the module)
@@ -19,7 +20,13 @@ certainly looks up a name that neither the snippet, the setup nor the test can b
 import ast
 import builtins
 import json
+import os
 import sys
+
+# The judge's own split decides which tests are parent-judged; asking it here (instead of a copy of its rules)
+# keeps the gate's count and the sandbox's behaviour one decision. Parsing only: nothing is executed.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
+import sandbox_plan  # noqa: E402
 
 
 def _syntax(exc):
@@ -56,10 +63,11 @@ def test_facts(tests, target):
         try:
             tree = ast.parse(t)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-            out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0})
+            out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
+                        "parent_judged": False})
             continue
         out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
-                    "statements": len(tree.body)})
+                    "statements": len(tree.body), "parent_judged": sandbox_plan.split(t) is not None})
     return {"tests": out}
 
 
@@ -242,9 +250,11 @@ def suite_facts(suite, target):
     try:
         tree = ast.parse(suite["program"])
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        return {"tests": [{"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0}]}
+        return {"tests": [{"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
+                           "parent_judged": False}]}
+    # A check(candidate) program runs whole in the child: one child-judged test.
     return {"tests": [{"parses": True, "syntax_error": None, "calls_target": check_calls_target(suite["program"], target),
-                       "statements": len(tree.body)}]}
+                       "statements": len(tree.body), "parent_judged": False}]}
 
 
 def docstring_facts(code, target):

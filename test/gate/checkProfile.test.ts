@@ -48,8 +48,9 @@ test('a check program calls the function when check uses its parameter or names 
   const suites = Object.values(programs).map((program): TestSuite => ({ kind: 'check', program, entry_point: 'sq' }));
   const facts = await suiteFacts(suites.map((suite) => ({ suite, target: 'sq' })));
   assert.deepEqual(facts.map((f) => f.map((t) => t.calls_target)), [[true], [true], [false]]);
-  // The gate's AST stage (with enough tests for the schema: profile canonical, no distractors).
-  const gate = await runGate(suites.map((tests, i) => ({ task: { ...task(`p${i}`, tests), function_name: 'sq', distractors: [] } })), oracle, { ...getProfile('canonical'), uniqueFunctionNames: false });
+  // The gate's AST stage (with enough tests for the schema: profile canonical, no distractors; a program kept
+  // whole is one child-judged test, which the check profile allows and canonical's parent-judged minimum would not).
+  const gate = await runGate(suites.map((tests, i) => ({ task: { ...task(`p${i}`, tests), function_name: 'sq', distractors: [] } })), oracle, { ...getProfile('canonical'), uniqueFunctionNames: false, parentJudgedTests: { min: 0 } });
   assert.deepEqual(gate.rejections.map((r) => [r.task_id, r.code]), [['p2', 'TEST_DOES_NOT_CALL']]);
   // The sandbox: a broken function changes the outcome exactly where the facts say the program calls it.
   const broken = 'def sq(x):\n    return None\n';

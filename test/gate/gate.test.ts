@@ -118,6 +118,30 @@ describe('the five gates with real execution', () => {
     assert.deepEqual(report.sweeps.cross_canonical.passing.map((h) => [h.corpus_task_id, h.query_task_id]), [['t2', 't8']]);
   });
 
+  test('a suite the candidate would judge itself is rejected: the profile counts parent-judged tests, as the sandbox judges them', async () => {
+    // Three of seven tests compare against a computed value or span statements: the child judges those.
+    const childJudged = ['r = add_one(1)\nassert r == 2', 'assert add_one(0) == int("1")', 'assert add_one(5) == sum([3, 3])'];
+    const mixed = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 4), ...childJudged] } });
+    const fewer = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 5), ...childJudged.slice(0, 2)] } });
+    const direct = await oracle.run({ code: canon, suite: mixed.tests, timeout_s: 5 });
+    // The static count the gate uses is the decision the judge makes at run time.
+    assert.deepEqual(direct.judged, ['parent', 'parent', 'parent', 'parent', 'child', 'child', 'child']);
+
+    const rejected = await runGate(loadTasksFrom([mixed]), oracle, getProfile('default'));
+    assert.deepEqual(rejected.rejections.map((r) => [r.code, r.field]), [['TOO_FEW_PARENT_JUDGED', 'tests.tests']]);
+    assert.match(rejected.rejections[0].message, /4 of 7 tests .* at least 5/);
+    assert.equal((await runGate(loadTasksFrom([fewer]), oracle, getProfile('default'))).accepted.length, 1, 'five parent-judged tests are enough');
+    // mbpp's profile states 0 (two MBPP tasks have none): the same record passes its AST stage there.
+    const mbpp = await runGate(loadTasksFrom([{ ...mixed, tests: { kind: 'asserts', tests: childJudged } }]), oracle, getProfile('mbpp'));
+    assert.ok(!mbpp.rejections.some((r) => r.code === 'TOO_FEW_PARENT_JUDGED'));
+  });
+
+  const loadTasksFrom = (tasks: Task[]) => {
+    const file = join(dir, `pj-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(file, tasks.map((t) => JSON.stringify(t)).join('\n') + '\n');
+    return loadTasks(file).items;
+  };
+
   test('the validate command prints file:line and exits non-zero on rejections', () => {
     const file = join(dir, 'cli.jsonl');
     writeFileSync(file, JSON.stringify(good()) + '\n' + JSON.stringify(good({ task_id: 'bad', function_name: 'other', distractors: [] })) + '\nnot json\n');

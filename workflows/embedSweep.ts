@@ -65,6 +65,6 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   };
 
   const results = await Promise.all(plan.configs.map(one));
-  const report = await acts.writeEmbedReport({ runDir: plan.runDir, plan: { runDir: plan.runDir, problems: plan.problems, counts: plan.counts }, results });
+  const report = await acts.writeEmbedReport({ runDir: plan.runDir, plan: { runDir: plan.runDir, problems: plan.problems, counts: plan.counts }, results, configs: plan.configs.map((p) => p.config) });
   return { report, results };
 }

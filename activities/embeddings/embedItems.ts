@@ -4,7 +4,8 @@ import { emptyStats, type EmbedStats } from '../../core/embeddings/stats.ts';
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
 import { textHash, type EmbeddingCache } from './cache.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.ts';
-import { checkBatch, type EmbeddingProvider } from './types.ts';
+import { checkBatch, type EmbedBatchResult, type EmbeddingProvider } from './types.ts';
+import { estimateTokens, type BatchBook } from './batchBook.ts';
 
 export interface EmbedItem {
   id: string;
@@ -19,6 +20,22 @@ export interface EmbedItemsDeps {
   /** Called after each batch (Temporal heartbeats, progress bars). */
   onBatch?: (done: number, total: number) => void;
   log?: (msg: string) => void;
+  /** Records each request that leaves the machine in the run's ledger (the sweep passes one; see batchBook.ts). */
+  book?: BatchBook;
+}
+
+/** One request, booked before it is sent and completed when it returns (each retry is a request of its own). */
+async function send(provider: EmbeddingProvider, texts: string[], hashes: string[], side: Side, book: BatchBook | undefined): Promise<EmbedBatchResult> {
+  const row = book?.sending(texts, hashes);
+  const t0 = performance.now();
+  try {
+    const res = await provider.embed(texts, side);
+    if (row !== undefined) book!.answered(row, texts, res.tokens, performance.now() - t0);
+    return res;
+  } catch (e) {
+    if (row !== undefined) book!.failed(row, e, performance.now() - t0);
+    throw e;
+  }
 }
 
 /**
@@ -50,7 +67,8 @@ export async function embedItems(config: EmbeddingConfig, side: Side, items: rea
     for (let b = 0; b < total; b++) {
       const batch = missing.slice(b * config.batch_size, (b + 1) * config.batch_size);
       const texts = batch.map(([, t]) => t);
-      const res = await withRetry(() => provider.embed(texts, side), deps.retry ?? DEFAULT_RETRY, (e) => {
+      const batchHashes = batch.map(([h]) => h);
+      const res = await withRetry(() => send(provider, texts, batchHashes, side, deps.book), deps.retry ?? DEFAULT_RETRY, (e) => {
         stats.retries++;
         deps.log?.(`${config.config_id}: batch ${b + 1}/${total}: ${e.info.status ?? 'connection error'}, retry ${e.attempt} in ${Math.round(e.delayMs)} ms`);
       });
@@ -59,7 +77,7 @@ export async function embedItems(config: EmbeddingConfig, side: Side, items: rea
       deps.cache.putMany(config.config_id, fp, rows);
       for (const r of rows) found.set(r.hash, r.vector);
       if (res.tokens != null) stats.tokens_reported += res.tokens;
-      else stats.tokens_estimated += Math.ceil(texts.reduce((a, t) => a + t.length, 0) / 4);
+      else stats.tokens_estimated += estimateTokens(texts);
       stats.batches++;
       stats.embedded += batch.length;
       deps.onBatch?.(b + 1, total);

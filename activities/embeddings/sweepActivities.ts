@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { ApplicationFailure } from '@temporalio/activity';
+import { basename, join as join } from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { withHeartbeat } from '../generation/temporalErrors.ts';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { selectConfigs } from '../../core/embeddings/registry.ts';
@@ -17,6 +17,10 @@ import { writeMatrix } from './matrix.ts';
 import { createProvider } from './providers/index.ts';
 import { ProviderResponseError, ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from './types.ts';
 import type { RetryPolicy } from './retry.ts';
+import { isHosted, ledgerBook, workerMayBeAlive } from './batchBook.ts';
+import { closeEmbeddingLedgers, embeddingLedgerAt } from '../ledger/embeddingLedger.ts';
+import { runPaths } from '../generation/runFiles.ts';
+import { auditEmbeddingBatches, type EmbeddingTotals } from '../../core/generation/audit.ts';
 
 export interface EmbedActivitiesDeps {
   root: string;
@@ -99,6 +103,9 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       } catch (e) {
         throw ApplicationFailure.create({ type: 'InvalidInputError', message: `${runDir}: no built benchmark (queries.jsonl, corpus.jsonl): ${(e as Error).message}`, nonRetryable: true });
       }
+      // Requests a killed sweep of this run left in flight: no answer will come for them (lost, at their bound).
+      const lost = embeddingLedgerAt(runPaths(runDir).ledger).reconcileStarted(runIdOf(runDir), workerMayBeAlive);
+      if (lost) deps.log?.(`${runDir}: ${lost} embedding request(s) of a dead worker had no answer recorded: counted as lost (see \`audit\`)`);
       const plans = configs.map((config): ConfigPlan => {
         if (config.provider === 'bm25') return { config, status: 'lexical', reason: 'scored lexically from the texts; no matrices', batches: [] };
         const a = availability(config, penv);
@@ -125,6 +132,15 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
             provider: () => providerFor(input.config),
             retry: deps.retry,
             log: deps.log,
+            book: isHosted(input.config)
+              ? ledgerBook(embeddingLedgerAt(runPaths(input.runDir).ledger), {
+                  run_id: runIdOf(input.runDir),
+                  sweep_id: sweepId(),
+                  config: input.config,
+                  fingerprint: invocationFingerprint(input.config, input.batch.side),
+                  side: input.batch.side,
+                })
+              : undefined,
           }),
         );
         return r.stats;
@@ -174,10 +190,34 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       return { files, dims: config.dimensions! };
     },
 
-    async writeEmbedReport(input: { runDir: string; plan: Omit<EmbedPlan, 'configs'>; results: ConfigResult[] }): Promise<string> {
-      const total = input.results.reduce((a, r) => a + (r.stats?.cost_usd ?? 0), 0);
+    /**
+     * The sweep's report. `stats` are this sweep's; `ledger` is what every sweep of this run paid per configuration
+     * (a killed one's answered batches and lost requests included), and `texts_paid_elsewhere` the texts its
+     * matrices hold that no request of this run paid for (found in the shared cache, paid by another run). The
+     * totals come from the ledger, so a rerun after a kill no longer shows what the killed sweep paid as free.
+     */
+    async writeEmbedReport(input: { runDir: string; plan: Omit<EmbedPlan, 'configs'>; results: ConfigResult[]; configs?: EmbeddingConfig[] }): Promise<string> {
+      const run_id = runIdOf(input.runDir);
+      const ledger = embeddingLedgerAt(runPaths(input.runDir).ledger);
+      const audit = auditEmbeddingBatches(ledger.batches(run_id));
+      const items = input.results.some((r) => r.status === 'ok') ? loadBenchmarkItems(input.runDir) : null;
+      const configs = input.results.map((r) => {
+        const totals = audit.configs.find((c) => c.config_id === r.config_id) ?? null;
+        const cfg = input.configs?.find((c) => c.config_id === r.config_id);
+        return { ...r, ledger: totals, texts_paid_elsewhere: r.status === 'ok' && items && cfg && isHosted(cfg) ? paidElsewhere(ledger, run_id, cfg, items) : null };
+      });
       const path = join(input.runDir, 'embeddings', 'report.json');
-      writeJsonAtomic(path, { run_dir: input.runDir, counts: input.plan.counts, problems: input.plan.problems, total_cost_usd: total, configs: input.results });
+      writeJsonAtomic(path, {
+        run_dir: input.runDir,
+        counts: input.plan.counts,
+        problems: input.plan.problems,
+        total_cost_usd: audit.totals.cost_usd,
+        total_tokens: audit.totals.tokens_reported + audit.totals.tokens_estimated,
+        lost_requests: audit.totals.lost_batches,
+        lost_cost_usd_max: audit.totals.lost_cost_usd_max,
+        this_sweep_cost_usd: input.results.reduce((a, r) => a + (r.stats?.cost_usd ?? 0), 0),
+        configs,
+      });
       return path;
     },
 
@@ -186,8 +226,40 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       providers.clear();
       cache?.close();
       cache = null;
+      closeEmbeddingLedgers();
     },
   };
 }
 
 export type EmbedActivities = ReturnType<typeof createEmbedActivities>;
+
+/** The ledger's run id of a run directory (its name, as generation uses). */
+const runIdOf = (runDir: string) => basename(runDir);
+
+/** The sweep sending a request: its workflow id and run id (Temporal), or `local` when called outside an activity. */
+function sweepId(): string {
+  try {
+    const w = Context.current().info.workflowExecution;
+    return w ? `${w.workflowId}/${w.runId}` : 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+/** Distinct texts of the benchmark under `config` that no answered request of this run paid for. */
+function paidElsewhere(ledger: ReturnType<typeof embeddingLedgerAt>, run_id: string, config: EmbeddingConfig, items: ReturnType<typeof loadBenchmarkItems>): number {
+  let n = 0;
+  for (const [side, list] of [['query', items.queries], ['document', items.corpus]] as const) {
+    const paid = ledger.paidHashes(run_id, config.config_id, invocationFingerprint(config, side));
+    const s = sideOf(config, side);
+    const seen = new Set<string>();
+    for (const it of list) {
+      const h = textHash(prepareText(s, it.text));
+      if (!seen.has(h) && !paid.has(h)) n++;
+      seen.add(h);
+    }
+  }
+  return n;
+}
+
+export type { EmbeddingTotals };

@@ -4,7 +4,8 @@ import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
 import { existsSync } from 'node:fs';
 import { runPaths } from '../../activities/generation/runFiles.ts';
-import { writeEmbeddingAudit, type EmbeddingAccountRow } from '../../activities/embeddings/accounting.ts';
+import { writeEmbeddingAudit, type EmbeddingAudit } from '../../activities/embeddings/accounting.ts';
+import { Ledger } from '../../activities/ledger/ledger.ts';
 
 /** Plain fixed-width table: numbers right-aligned. */
 function table(headers: string[], rows: (string | number)[][]): string {
@@ -39,13 +40,34 @@ export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
   return parts.join('\n\n');
 }
 
-export function formatEmbeddingAudit(rows: EmbeddingAccountRow[]): string {
-  const ran = rows.filter((r) => r.status === 'ok' || r.embedded > 0 || r.cached > 0);
-  const skipped = rows.length - ran.length;
-  return (
-    table(['embedding config', 'texts', 'embedded', 'cached', 'tokens', 'tokens_est', 'cost_usd'], ran.map((r) => [r.config_id, r.texts, r.embedded, r.cached, r.tokens_reported, r.tokens_estimated, r.cost_usd])) +
-    (skipped ? `\n(${skipped} configurations did not run: see embeddings/report.json)` : '')
-  );
+export function formatEmbeddingAudit(a: Pick<EmbeddingAudit, 'rows' | 'totals'>): string {
+  const ran = a.rows.filter((r) => r.status === 'ok' || r.embedded > 0 || r.cached > 0 || r.requests > 0);
+  const skipped = a.rows.length - ran.length;
+  const t = a.totals;
+  const elsewhere = ran.reduce((s, r) => s + r.texts_paid_elsewhere, 0);
+  return [
+    table(
+      ['embedding config', 'texts', 'embedded', 'cached', 'tokens', 'tokens_est', 'cost_usd', 'requests', 'lost', 'lost_usd_max'],
+      ran.map((r) => [r.config_id, r.texts, r.embedded, r.cached, r.tokens_reported, r.tokens_estimated, r.cost_usd, r.requests, r.lost_requests, r.lost_cost_usd_max]),
+    ),
+    `embedding billed (every sweep of this run): $${t.cost_usd.toFixed(6)} over ${t.billed_batches} answered requests` +
+      (t.lost_batches
+        ? `; ${t.lost_batches} lost requests (sent, no answer recorded): ~${t.lost_input_tokens_est} input tokens, at most $${t.lost_cost_usd_max.toFixed(6)} (so the bill is at most $${(t.cost_usd + t.lost_cost_usd_max).toFixed(6)})`
+        : ''),
+    ...(elsewhere ? [`${elsewhere} texts came from the shared cache, paid for by another run (not billed here)`] : []),
+    ...(skipped ? [`(${skipped} configurations did not run: see embeddings/report.json)`] : []),
+  ].join('\n');
+}
+
+/** Whether the run's ledger holds generation calls (an embedding-only run's ledger holds batch rows only). */
+function hasGenerationCalls(ledgerPath: string): boolean {
+  if (!existsSync(ledgerPath)) return false;
+  const l = new Ledger(ledgerPath);
+  try {
+    return l.calls().length > 0;
+  } finally {
+    l.close();
+  }
 }
 
 export function registerAudit(program: Command): void {
@@ -57,17 +79,17 @@ export function registerAudit(program: Command): void {
     .option('--json', 'print the audit as JSON instead of tables')
     .action((run: string, opts: { entries?: boolean; json?: boolean }) => {
       const runDir = resolveRunDir(run);
-      const generation = existsSync(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
+      const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
       const embedding = writeEmbeddingAudit(runDir);
       if (!generation && !embedding) {
         throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
       }
       if (opts.json) {
-        console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, total_cost_usd: embedding.total_cost_usd } : null }, null, 2));
+        console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));
       } else {
         const parts: string[] = [];
         if (generation) parts.push(formatAudit(generation.audit, { entries: !!opts.entries }));
-        if (embedding) parts.push(formatEmbeddingAudit(embedding.rows));
+        if (embedding) parts.push(formatEmbeddingAudit(embedding));
         console.log(parts.join('\n\n'));
       }
       const files = [...(generation?.files ?? []), ...(embedding?.rows.length ? [embedding.file] : [])];

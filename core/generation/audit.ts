@@ -3,7 +3,7 @@
  * entry and the first-attempt validation rate (the paper reports 91 of 100 validation-batch entries accepted at
  * their first attempt). Pure: takes ledger rows, returns tables.
  */
-import type { LedgerCall } from './ledgerTypes.ts';
+import type { EmbeddingBatchRow, LedgerCall } from './ledgerTypes.ts';
 
 export interface Totals {
   calls: number;
@@ -131,4 +131,68 @@ export function auditRun(calls: readonly LedgerCall[]): RunAudit {
     first_attempt_judged: firstJudged,
     first_attempt_accepted: firstAccepted,
   };
+}
+
+/** What the embedding requests of a run cost, for one configuration (or all of them). */
+export interface EmbeddingTotals {
+  config_id: string;
+  /** Requests that left the machine (every try of every batch, refused ones included). */
+  requests: number;
+  /** Answered batches and the texts in them: what the provider billed, by its own count where it reports one. */
+  billed_batches: number;
+  billed_texts: number;
+  tokens_reported: number;
+  tokens_estimated: number;
+  cost_usd: number;
+  /** Refused with an HTTP status (429, 5xx, 4xx): not billed. */
+  refused: number;
+  /**
+   * Sent, no usable answer recorded (`lost`, or `started` and never completed): the provider may have billed them.
+   * The bill lies in [cost_usd, cost_usd + lost_cost_usd_max].
+   */
+  lost_batches: number;
+  lost_texts: number;
+  lost_input_tokens_est: number;
+  lost_cost_usd_max: number;
+  /** Sweeps that paid for something, with what they paid (answered batches only). */
+  by_sweep: { sweep_id: string; billed_texts: number; cost_usd: number }[];
+}
+
+const zeroEmbedding = (config_id: string): EmbeddingTotals => ({
+  config_id, requests: 0, billed_batches: 0, billed_texts: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0,
+  refused: 0, lost_batches: 0, lost_texts: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0, by_sweep: [],
+});
+
+function addBatch(t: EmbeddingTotals, r: EmbeddingBatchRow): void {
+  t.requests += 1;
+  if (r.status === 'ok') {
+    t.billed_batches += 1;
+    t.billed_texts += r.texts;
+    t.tokens_reported += r.tokens_reported ?? 0;
+    t.tokens_estimated += r.tokens_estimated ?? 0;
+    t.cost_usd += r.cost_usd ?? 0;
+    let s = t.by_sweep.find((x) => x.sweep_id === r.sweep_id);
+    if (!s) t.by_sweep.push((s = { sweep_id: r.sweep_id, billed_texts: 0, cost_usd: 0 }));
+    s.billed_texts += r.texts;
+    s.cost_usd += r.cost_usd ?? 0;
+  } else if (r.status === 'error') {
+    t.refused += 1;
+  } else {
+    t.lost_batches += 1;
+    t.lost_texts += r.texts;
+    t.lost_input_tokens_est += r.input_tokens_est;
+    t.lost_cost_usd_max += r.cost_usd_max;
+  }
+}
+
+/** Embedding spend per configuration (sorted by id) and in all, from the ledger's batch rows. Pure. */
+export function auditEmbeddingBatches(rows: readonly EmbeddingBatchRow[]): { configs: EmbeddingTotals[]; totals: EmbeddingTotals } {
+  const by = new Map<string, EmbeddingTotals>();
+  const totals = zeroEmbedding('all');
+  for (const r of rows) {
+    if (!by.has(r.config_id)) by.set(r.config_id, zeroEmbedding(r.config_id));
+    addBatch(by.get(r.config_id)!, r);
+    addBatch(totals, r);
+  }
+  return { configs: [...by.values()].sort((a, b) => (a.config_id < b.config_id ? -1 : a.config_id > b.config_id ? 1 : 0)), totals };
 }

@@ -44,6 +44,24 @@ export function callBound(
 /** Role markers and message framing the providers add around the prompt (tens of tokens; generous). */
 const PER_REQUEST_OVERHEAD_TOKENS = 64;
 
+/**
+ * An embedding batch's bounds before it is sent, at the configuration's price (USD per million input tokens;
+ * embedding APIs bill input only). `input_tokens_est` is characters / 4; the worst case counts every UTF-8 byte
+ * of every text as a token plus `PER_TEXT_OVERHEAD_TOKENS` for the markers a tokenizer adds around each text.
+ */
+export function embeddingBatchBound(texts: readonly string[], pricePerMillion: number): { chars: number; input_tokens_est: number; tokens_max: number; cost_usd_max: number } {
+  let chars = 0;
+  let bytes = 0;
+  for (const t of texts) {
+    chars += t.length;
+    bytes += Buffer.byteLength(t, 'utf8');
+  }
+  const tokens_max = bytes + PER_TEXT_OVERHEAD_TOKENS * texts.length;
+  return { chars, input_tokens_est: Math.ceil(chars / 4), tokens_max, cost_usd_max: (tokens_max * pricePerMillion) / 1e6 };
+}
+/** [CLS]/[SEP], BOS/EOS and the like: a handful per text; generous. */
+const PER_TEXT_OVERHEAD_TOKENS = 16;
+
 /** Throws naming the missing key, so a run never spends money it cannot account for. */
 export function callCostUsd(table: PriceTable, provider: string, model: string, usage: LlmUsage): number {
   const p = table.models[priceKey(provider, model)];

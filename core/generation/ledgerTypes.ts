@@ -37,3 +37,41 @@ export interface LedgerCall {
   outcome: string | null;
   reasons: string[];
 }
+
+/**
+ * One embedding request that left the machine (a batch of texts, one try): recorded `started` before it is sent,
+ * completed `ok` with what the provider reported, `error` when the provider refused it with an HTTP status (not
+ * billed), or `lost` when no usable answer came back although it may have been billed (the worker died, the
+ * connection broke, the answer was malformed).
+ */
+export interface EmbeddingBatchRow {
+  run_id: string;
+  /** The sweep that sent it: workflow id / run id of the embedding sweep (or `local` outside Temporal). */
+  sweep_id: string;
+  config_id: string;
+  /** Invocation fingerprint of (configuration, side): with the text hash, the embedding cache's key. */
+  fingerprint: string;
+  side: string;
+  /** sha256 of (config, fingerprint, the batch's sorted text hashes): the same texts are the same batch. */
+  batch_id: string;
+  /** 1, 2, ... per (run, batch_id): each retry is a request of its own. */
+  try_no: number;
+  status: CallStatus;
+  provider: string;
+  model: string;
+  texts: number;
+  chars: number;
+  input_tokens_est: number;
+  tokens_max: number;
+  cost_usd_max: number;
+  /** Provider-reported input tokens (null when the provider reports none: then `tokens_estimated`). */
+  tokens_reported: number | null;
+  tokens_estimated: number | null;
+  cost_usd: number | null;
+  http_status: number | null;
+  error: string | null;
+  started_at: string;
+  latency_ms: number | null;
+  /** `host:pid` of the worker that sent it. */
+  worker: string;
+}

@@ -10,23 +10,31 @@ import type { AddressInfo } from 'node:net';
  * Vectors are a deterministic function of (model, text, dimensions): the first components come from the
  * sha256 of the text, so equal texts give equal vectors and tests can recompute any expected vector with
  * `fakeVector`. Faults are scripted per API and consumed in order: a 429 with Retry-After, a 500, or a
- * "short" batch that silently drops the last vector. Every request is recorded (auth headers included, so
+ * "short" batch that silently drops the last vector, or a "hold" that answers normally after a delay (to kill a
+ * client with a batch in flight: the request is still answered and billed). Every request is recorded (auth headers included, so
  * tests can check the key went out; the server never logs them).
  */
 export type Api = 'openai' | 'gemini' | 'mistral' | 'cohere';
-export type Fault = { status: 429; retryAfter?: string; retryDelayBody?: string } | { status: 500 } | { status: 'short' };
+export type Fault = { status: 429; retryAfter?: string; retryDelayBody?: string } | { status: 500 } | { status: 'short' } | { status: 'hold'; ms: number };
 
 export interface RecordedRequest {
   api: Api;
   path: string;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /**
+   * What this request was billed, set when the server answers it (200): input tokens as `fakeTokens` counts them,
+   * whether or not the API reports usage, and whether or not the client was still there to read the answer.
+   */
+  billed_tokens?: number;
 }
 
 export interface FakeEmbeddingServer {
   url: string;
   baseUrls: Record<Api, string>;
   requests: RecordedRequest[];
+  /** Requests received and not yet answered (a `hold` fault keeps one in flight). */
+  readonly inflight: number;
   script(api: Api, ...faults: Fault[]): void;
   /** Faults for requests naming this model only (other models' requests, interleaved, are untouched). */
   scriptModel(model: string, ...faults: Fault[]): void;
@@ -57,11 +65,13 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     res.end(JSON.stringify(body));
   };
 
+  let inflight = 0;
   /** Applies the next scripted fault; returns true when it answered the request itself. */
-  const fault = (api: Api, model: string, res: ServerResponse): 'short' | boolean => {
+  const fault = (api: Api, model: string, res: ServerResponse): 'short' | { hold: number } | boolean => {
     const f = modelFaults.get(model)?.shift() ?? faults[api].shift();
     if (!f) return false;
     if (f.status === 'short') return 'short';
+    if (f.status === 'hold') return { hold: f.ms };
     if (f.status === 429) {
       const body = api === 'gemini'
         ? { error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED', details: f.retryDelayBody ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: f.retryDelayBody }] : [] } }
@@ -83,17 +93,42 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     }
     const api: Api | null = (['openai', 'gemini', 'mistral', 'cohere'] as const).find((a) => path.startsWith(`/${a}/`)) ?? null;
     if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
-    requests.push({ api, path, headers: req.headers, body });
+    const recorded: RecordedRequest = { api, path, headers: req.headers, body };
+    requests.push(recorded);
     const model = api === 'gemini' ? (/models\/([^:]+):/.exec(path)?.[1] ?? '') : String(body.model ?? '');
     const f = fault(api, model, res);
     if (f === true) return;
-    const short = f === 'short';
+    if (typeof f === 'object') {
+      inflight++;
+      setTimeout(() => {
+        inflight--;
+        answer(api, path, body, res, recorded, false);
+      }, f.hold);
+      return;
+    }
+    answer(api, path, body, res, recorded, f === 'short');
+  };
+
+  const inputsOf = (api: Api, path: string, body: any): string[] => {
+    if (api === 'cohere') return body.texts ?? [];
+    if (api === 'gemini') {
+      const reqs: any[] = path.endsWith(':batchEmbedContents') ? (body.requests ?? []) : [body];
+      return reqs.map((r) => (r.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join(''));
+    }
+    return Array.isArray(body.input) ? body.input : [body.input];
+  };
+
+  const answer = (api: Api, path: string, body: any, res: ServerResponse, recorded: RecordedRequest, short: boolean) => {
+    const send200 = (payload: unknown) => {
+      recorded.billed_tokens = inputsOf(api, path, body).reduce((a, t) => a + fakeTokens(String(t ?? '')), 0);
+      send(res, 200, payload);
+    };
     const trim = <T>(xs: T[]) => (short ? xs.slice(0, -1) : xs);
 
     if (api === 'openai' && path === '/openai/v1/embeddings') {
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dims = dimsOf(body.model, body.dimensions);
-      return send(res, 200, {
+      return send200({
         object: 'list',
         model: body.model,
         data: trim(input.map((t, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(body.model, t, dims)) }))),
@@ -104,7 +139,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dims = dimsOf(body.model, body.output_dimension ?? undefined);
       const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
-      return send(res, 200, {
+      return send200({
         id: 'emb-1',
         object: 'list',
         model: body.model,
@@ -116,7 +151,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
       const input: string[] = body.texts ?? [];
       const dims = dimsOf(body.model, body.output_dimension ?? undefined);
       const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
-      return send(res, 200, {
+      return send200({
         id: 'emb-1',
         response_type: 'embeddings_by_type',
         texts: input,
@@ -132,7 +167,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
         const text = (r.content?.parts ?? []).map((p: { text?: string }) => p.text ?? '').join('');
         return { values: Array.from(fakeVector(model, text, dimsOf(model, r.outputDimensionality))) };
       });
-      return send(res, 200, g[2] === 'batchEmbedContents' ? { embeddings: trim(embeddings) } : { embedding: embeddings[0] });
+      return send200(g[2] === 'batchEmbedContents' ? { embeddings: trim(embeddings) } : { embedding: embeddings[0] });
     }
     send(res, 404, { error: { message: `no route ${path}` } });
   };
@@ -148,6 +183,9 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     url,
     baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral`, cohere: `${url}/cohere` },
     requests,
+    get inflight() {
+      return inflight;
+    },
     script: (api, ...fs) => faults[api].push(...fs),
     scriptModel: (model, ...fs) => modelFaults.set(model, [...(modelFaults.get(model) ?? []), ...fs]),
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),

@@ -115,6 +115,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
         canonicalRanks: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.map((q) => q.metrics.canonical_rank)])),
         drilldown: buildDrilldown(bench.queries, bench.corpus, configs),
         failed: manifest.failed_configs,
+        analyses: { density, resolution, secondStage: second_stage, editPosition: edit_position },
       }),
     ),
   );

@@ -7,6 +7,7 @@ import { GLOSSARY } from './glossary.ts';
 import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
 import type { StatisticsResult } from './statistics.ts';
 import { barsWithCi, cellMatrix, heatColor, heatLegend, stackedShares } from './svg.ts';
+import { analysesHtml, type Analyses } from './analysesHtml.ts';
 
 export const RANK_BUCKETS = ['1', '2', '3', '4–5', '6–10', '11–100', '>100'] as const;
 export function rankBucket(rank: number): number {
@@ -20,6 +21,8 @@ export interface HtmlInput {
   canonicalRanks: Record<string, number[]>;
   drilldown: DrilldownData;
   failed: { config_id: string; error: string }[];
+  /** The paper's four analyses (plots and tables); omitted: no such sections. */
+  analyses?: Analyses;
 }
 
 const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1'];
@@ -122,6 +125,7 @@ pre{background:#f7f7f7;padding:8px;overflow-x:auto;font-size:12px}
 dl#glossary dt{margin-top:8px}dl#glossary dd{margin-left:16px;max-width:900px}.src{color:#888;font-size:11px}
 .tie{color:#fff;background:#8d6e63;padding:0 4px;border-radius:3px;font-size:10px}.outs span{margin-right:2px}.op{color:#2e7d32}.of{color:#c62828;font-weight:700}
 .add{background:#e6ffed}.del{background:#ffeef0}
+.analysis{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start;margin-bottom:12px}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
 </style></head><body>
 <h1>ExecRetrieval report — ${escapeHtml(input.run)}</h1>
@@ -140,6 +144,7 @@ tests as executed by the oracle. ${input.failed.length ? `Failed configurations:
 * = significant at ${s.settings.alpha}; green: row better, red: column better. Hover a cell for b, c and p.</p>
 <h3>exec@1</h3><div class="scroll">${pairwiseMatrix(s, 'exec@1')}</div>
 <h3>exec@10</h3><div class="scroll">${pairwiseMatrix(s, 'exec@10')}</div>
+${input.analyses ? analysesHtml(input.analyses) : ''}
 <h2>Glossary</h2>${glossary}
 <h2>Per-query drill-down</h2>
 <p class="note">Link to a view: <code>report.html#q=&lt;query_id&gt;&amp;config=&lt;config_id&gt;</code>. "A passes, B fails": only the queries where

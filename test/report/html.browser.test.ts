@@ -5,43 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { rankDense } from '../../core/ranking/rank.ts';
-import { scoreQuery } from '../../core/metrics/score_query.ts';
 import { computeStatistics } from '../../core/report/statistics.ts';
 import { buildDrilldown } from '../../core/report/drilldown.ts';
 import { buildHtml } from '../../core/report/html.ts';
 import { GLOSSARY } from '../../core/report/glossary.ts';
-import { CORPUS, QUERIES, TOY_WEIGHTS, CANONICAL_FIRST } from '../scoring/fixtures/tinyBenchmark.ts';
+import { CORPUS, QUERIES } from '../scoring/fixtures/tinyBenchmark.ts';
+import { analysesOf, scoredConfigs } from './fixtures/scoredTiny.ts';
 import type { QueryRecord, CorpusRecord } from '../../schemas/benchmark.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-
-/** Scores the tiny benchmark without an oracle: here only the rendering is under test ("canonical passes"). */
-function scoredConfigs() {
-  const ids = CORPUS.map((c) => c.corpus_id);
-  const dims = ids.length;
-  const C = { rows: dims, dim: dims, data: Float32Array.from({ length: dims * dims }, (_, i) => (i % (dims + 1) === 0 ? 1 : 0)) };
-  const rq = QUERIES.map((q) => ({ query_id: q.query_id, text: q.query, correct: [ids.indexOf(q.correct_corpus_ids[0])], distractors: q.distractor_corpus_ids.map((d) => ids.indexOf(d)) }));
-  return Object.entries({ toy: TOY_WEIGHTS, 'canonical-first': CANONICAL_FIRST, 'toy-b': TOY_WEIGHTS }).map(([config_id, w]) => {
-    const Q = { rows: QUERIES.length, dim: dims, data: Float32Array.from(QUERIES.flatMap((q) => ids.map((id) => w[q.query_id][id] ?? 0))) };
-    const rankings = rankDense(rq, Q, C, ids);
-    return {
-      config_id,
-      queries: rankings.map((r, qi) =>
-        scoreQuery(r, {
-          corpusIds: ids,
-          bugTypeOf: (c) => CORPUS[c].bug_type,
-          domain: QUERIES[qi].domain,
-          relevant: new Set(QUERIES[qi].correct_corpus_ids),
-          verdict: (c) => {
-            const passed = CORPUS[c].is_canonical && CORPUS[c].function_name === QUERIES[qi].function_name;
-            return { passed, outcomes: passed ? ['pass', 'pass'] : ['pass', 'FAIL: assert f(2) == 3'] };
-          },
-        }),
-      ),
-    };
-  });
-}
 
 describe('report.html in a real headless Chromium', () => {
   let dir: string;
@@ -61,6 +33,7 @@ describe('report.html in a real headless Chromium', () => {
       canonicalRanks: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.map((q) => q.metrics.canonical_rank)])),
       drilldown: buildDrilldown(QUERIES as unknown as QueryRecord[], CORPUS as unknown as CorpusRecord[], configs),
       failed: [{ config_id: 'broken', error: 'no vector for q_0004' }],
+      analyses: analysesOf(configs, stats),
     });
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
@@ -95,8 +68,15 @@ describe('report.html in a real headless Chromium', () => {
     assert.equal(await count('svg[data-chart="pairwise-exec@1"] g[data-cell]'), 3 * 3);
     // Laid out, not just present: every chart has a real size on the page.
     const sizes = await page.$$eval('svg[data-chart]', (els) => els.map((e) => (e as SVGSVGElement).getBBox().width));
-    assert.equal(sizes.length, 7);
+    // 7 charts of the scores, then the analyses': 3 density plots (one per configuration), 2 resolution plots
+    // (exec@1, exec@10), the second stage, edit position.
+    assert.equal(sizes.length, 7 + 3 + 2 + 1 + 1);
     assert.ok(sizes.every((w) => w > 50), sizes.join(','));
+    // Each analysis plot shows its points where they were placed (rendered circles, not only markup).
+    const dots = await page.$$eval('svg[data-chart^="density-"] circle[data-point]', (els) => els.map((e) => (e as SVGCircleElement).getBBox().width));
+    assert.equal(dots.length, 3 * 14);
+    assert.ok(dots.every((w) => w > 5));
+    assert.equal(await count('svg[data-chart="second-stage"] circle[data-point]'), 2 * 3);
     // exec@1 bar of canonical-first is full width, toy's is half of it.
     const widths = await page.$$eval('svg[data-chart="exec-bars"] rect[data-bar]', (els) => Object.fromEntries(els.map((e) => [e.getAttribute('data-bar'), Number(e.getAttribute('width'))])));
     assert.ok(Math.abs(widths['toy|exec@1'] * 2 - widths['canonical-first|exec@1']) < 1);

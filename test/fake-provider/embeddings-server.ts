@@ -23,7 +23,7 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: unknown;
   /**
-   * What this request was billed, set when the server answers it (200): input tokens as `fakeTokens` counts them,
+   * What this request was billed, set when the server answers it (200): input tokens as the server counts them (`billing`),
    * whether or not the API reports usage, and whether or not the client was still there to read the answer.
    */
   billed_tokens?: number;
@@ -54,7 +54,12 @@ export function fakeVector(model: string, text: string, dims: number): Float32Ar
 /** Rough token count the fake reports as usage: whitespace-separated words. */
 export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number } = {}): Promise<FakeEmbeddingServer> {
+/**
+ * `billing: 'words'` (default) reports and bills `fakeTokens` per text; `'bytes'` the most a byte-level tokenizer
+ * could bill: every UTF-8 byte a token, plus 4 per text (cost-bound tests).
+ */
+export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number; billing?: 'words' | 'bytes' } = {}): Promise<FakeEmbeddingServer> {
+  const tokensOf = opts.billing === 'bytes' ? (t: string) => Buffer.byteLength(t, 'utf8') + 4 : fakeTokens;
   const requests: RecordedRequest[] = [];
   const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [], cohere: [] };
   const modelFaults = new Map<string, Fault[]>();
@@ -120,7 +125,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
 
   const answer = (api: Api, path: string, body: any, res: ServerResponse, recorded: RecordedRequest, short: boolean) => {
     const send200 = (payload: unknown) => {
-      recorded.billed_tokens = inputsOf(api, path, body).reduce((a, t) => a + fakeTokens(String(t ?? '')), 0);
+      recorded.billed_tokens = inputsOf(api, path, body).reduce((a, t) => a + tokensOf(String(t ?? '')), 0);
       send(res, 200, payload);
     };
     const trim = <T>(xs: T[]) => (short ? xs.slice(0, -1) : xs);
@@ -132,13 +137,13 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
         object: 'list',
         model: body.model,
         data: trim(input.map((t, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(body.model, t, dims)) }))),
-        usage: { prompt_tokens: input.reduce((a, t) => a + fakeTokens(t), 0), total_tokens: input.reduce((a, t) => a + fakeTokens(t), 0) },
+        usage: { prompt_tokens: input.reduce((a, t) => a + tokensOf(t), 0), total_tokens: input.reduce((a, t) => a + tokensOf(t), 0) },
       });
     }
     if (api === 'mistral' && path === '/mistral/v1/embeddings') {
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dims = dimsOf(body.model, body.output_dimension ?? undefined);
-      const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
+      const tokens = input.reduce((a, t) => a + tokensOf(t), 0);
       return send200({
         id: 'emb-1',
         object: 'list',
@@ -150,7 +155,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     if (api === 'cohere' && path === '/cohere/v2/embed') {
       const input: string[] = body.texts ?? [];
       const dims = dimsOf(body.model, body.output_dimension ?? undefined);
-      const tokens = input.reduce((a, t) => a + fakeTokens(t), 0);
+      const tokens = input.reduce((a, t) => a + tokensOf(t), 0);
       return send200({
         id: 'emb-1',
         response_type: 'embeddings_by_type',

@@ -8,6 +8,8 @@
  *   good       a real benchmark entry (canonical, 8 asserts, 4 single-edit distractors) that passes the gate
  *   malformed  truncated JSON
  *   gate_fail  valid JSON, but one "distractor" is an equivalent rewrite that passes every test (gate stage 4)
+ *   max_usage  a good entry billed as the most the request allows: every UTF-8 byte of the prompt's texts a token,
+ *              plus 4 per message, and the whole output cap the request body states (see `maxBilling`)
  *   429 / 500 / 400   an HTTP error with the provider's error body
  * Unscripted requests get `good`. An outage window (`outage(ms, status)`) answers every request that arrives in
  * it with that status (a 429 with Retry-After: 1), scripted or not, as a provider-wide 429 storm or 5xx outage
@@ -18,7 +20,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | '429' | '500' | '503' | '400';
+export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | 'max_usage' | '429' | '500' | '503' | '400';
 
 export interface LoggedRequest {
   provider: 'openai' | 'anthropic' | 'gemini';
@@ -151,6 +153,38 @@ const ERROR_BODIES = {
   gemini: (s: number, m: string) => ({ error: { code: s, message: m, status: s === 429 ? 'RESOURCE_EXHAUSTED' : s >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT' } }),
 };
 
+/**
+ * The most a provider could bill for this request body: input = UTF-8 bytes of every prompt text + 4 framing tokens
+ * per message; output = the cap the request states (OpenAI chat `max_completion_tokens`, responses
+ * `max_output_tokens`, Anthropic `max_tokens`, which holds the thinking budget, Gemini `maxOutputTokens` with the
+ * thinking budget billed on top). A request without a cap could be billed without limit: 10^9 output tokens.
+ */
+export function maxBilling(endpoint: string, body: any): { input_tokens: number; output_tokens: number; reasoning_tokens: number } {
+  const bytes = (t: unknown) => Buffer.byteLength(typeof t === 'string' ? t : JSON.stringify(t ?? ''), 'utf8');
+  const parts = (c: any): string[] => (c?.parts ?? []).map((p: { text?: string }) => p.text ?? '');
+  let texts: string[];
+  let output: number | undefined;
+  let reasoning = 0;
+  if (endpoint === 'chat.completions') {
+    texts = (body.messages as { content: string }[]).map((m) => m.content);
+    output = body.max_completion_tokens ?? body.max_tokens;
+  } else if (endpoint === 'responses') {
+    texts = [body.instructions ?? '', typeof body.input === 'string' ? body.input : JSON.stringify(body.input)];
+    output = body.max_output_tokens;
+  } else if (endpoint === 'messages') {
+    texts = [typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? ''), ...(body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))];
+    output = body.max_tokens;
+    reasoning = body.thinking?.budget_tokens ?? 0;
+  } else {
+    texts = [...parts(body.systemInstruction), ...(body.contents ?? []).flatMap(parts)];
+    const g = body.generationConfig ?? {};
+    reasoning = g.thinkingConfig?.thinkingBudget ?? 0;
+    output = g.maxOutputTokens === undefined ? undefined : g.maxOutputTokens + reasoning;
+  }
+  const input_tokens = texts.reduce((a, t) => a + bytes(t) + 4, 0);
+  return { input_tokens, output_tokens: output ?? 1e9, reasoning_tokens: reasoning };
+}
+
 export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const scripts = new Map<string, ScriptKind[]>();
   const log: LoggedRequest[] = [];
@@ -195,10 +229,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
         send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`), status === 429 ? { 'retry-after': '1' } : {});
         return;
       }
-      const text = answerText(subject, prompt, kind);
-      const input = fakeTokens(prompt.length);
-      const visible = fakeTokens(text.length);
-      const reasoning = provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
+      const text = answerText(subject, prompt, kind === 'max_usage' ? 'good' : kind);
+      const max = kind === 'max_usage' ? maxBilling(endpoint, body) : null;
+      const input = max ? max.input_tokens : fakeTokens(prompt.length);
+      // Anthropic reports thinking inside output_tokens; the others report reasoning apart from the visible part.
+      const reasoning = max ? (provider === 'anthropic' ? 0 : max.reasoning_tokens) : provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
+      const visible = max ? max.output_tokens - reasoning : fakeTokens(text.length);
       const usage = { input_tokens: input, output_tokens: visible + reasoning, reasoning_tokens: reasoning };
       log.push({ provider, endpoint, model, subject, kind, status: 200, usage, prompt });
       if (endpoint === 'chat.completions') {

@@ -11,6 +11,7 @@ import { openTemporal } from '../infra/temporal/connect.ts';
 import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
 import type { ActivityProvider } from '../workers/registry.ts';
 import { quietRuntime, startWorkers } from '../workers/run.ts';
+import { EXIT_CODES } from '../activities/faults.ts';
 
 export interface TemporalRunOptions {
   /** Run a worker in this process (false: workers elsewhere serve the queues). */
@@ -25,6 +26,25 @@ export interface TemporalRunOptions {
   logLevel?: string;
   /** Where the SDK's log goes (default: the terminal); commands pass `runs/<id>/logs/temporal.log`. */
   logFile?: string;
+  /** The command that continues the run, for the one line printed when the dev server is lost (default: this command line). */
+  rerun?: string;
+}
+
+/**
+ * The dev server this command started died under it (killed, crashed): one line with the command that continues
+ * the run, exit 5, before the SDK's connections start retrying (dozens of gRPC warnings, then a stack trace).
+ * The workflow's state is in the server's database: the rerun starts a server on it and the run goes on.
+ */
+function exitWhenServerLost(session: Awaited<ReturnType<typeof openTemporal>>, rerun: string): void {
+  const server = session.devServer;
+  if (!server) return;
+  void server.exited.then((e) => {
+    if (server.stopping()) return;
+    process.stderr.write(
+      `error: the Temporal dev server (pid ${server.pid}) stopped during the run (${e.signal ?? `exit ${e.code}`}); nothing is lost, its database keeps the run: rerun \`${rerun}\` to continue it\n`,
+    );
+    void server.stop().finally(() => process.exit(EXIT_CODES.infra));
+  });
 }
 
 /** The run's file for the Temporal SDK's own log lines. */
@@ -33,6 +53,7 @@ export const temporalLogFile = (runDir: string): string => join(runDir, 'logs', 
 export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
   quietRuntime(o.logLevel, o.logFile);
   const session = await openTemporal({ ui: o.ui });
+  exitWhenServerLost(session, o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`);
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;

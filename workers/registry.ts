@@ -14,6 +14,7 @@ import { createDefaultActivities } from '../activities/generation/defaultActivit
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
+import { createPipelineDefaultActivities, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
 import { projectRoot } from '../activities/paths.ts';
 import { openOracle } from '../activities/exec/oracle.ts';
 import type { Oracle } from '../activities/exec/types.ts';
@@ -73,9 +74,11 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   {
     queue: 'exec',
     name: 'generation:exec',
+    // The generation and pipeline exec activities share one oracle (one sandbox pool, one cache handle): two would double the fork servers.
     create: () => {
       const oracle = lazyOracle();
-      return { activities: createExecActivities({ oracle: oracle.get }), close: oracle.close };
+      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
+  { queue: 'default', name: 'pipeline:default', create: () => ({ activities: createPipelineDefaultActivities() }) },
 ];

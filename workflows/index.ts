@@ -7,3 +7,4 @@ export * from './generateRegistry.ts';
 export * from './buildEntry.ts';
 export * from './buildBenchmark.ts';
 export * from './embedSweep.ts';
+export * from './runPipeline.ts';

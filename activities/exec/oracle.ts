@@ -14,12 +14,16 @@ export function defaultCachePath(): string {
   return join(stateDir(), 'exec-cache.sqlite');
 }
 
+/** What CachedOracle runs a cache miss on: the sandbox pool, or (activities/pipeline/deferredExec.ts) a pool
+ * that hands the miss to the exec queue instead of running it here. */
+export type ExecPool = Pick<SandboxPool, 'run' | 'close' | 'lastLayers'>;
+
 class CachedOracle implements Oracle {
   private readonly inflight = new Map<string, Promise<ExecResult>>();
   private readonly version = runnerVersion();
 
   constructor(
-    private readonly pool: SandboxPool,
+    private readonly pool: ExecPool,
     private readonly cache: ExecCache | null,
     private readonly timeoutS: number,
   ) {}
@@ -106,7 +110,11 @@ const cacheFault = (err: DamagedCacheError): ExecResult => ({ outcomes: [], wall
 
 /** Opens the execution oracle: sandboxed fork servers behind the SQLite execution cache. */
 export async function openOracle(opts: OracleOptions = {}): Promise<Oracle> {
+  return oracleOnPool(new SandboxPool(opts.concurrency), opts);
+}
+
+/** The same cache rules (one lookup, one key) in front of another pool; `close` closes that pool. */
+export function oracleOnPool(pool: ExecPool, opts: Omit<OracleOptions, 'concurrency'> = {}): Oracle {
   const cachePath = opts.cachePath === undefined ? defaultCachePath() : opts.cachePath;
-  const pool = new SandboxPool(opts.concurrency);
   return new CachedOracle(pool, cachePath ? new ExecCache(cachePath) : null, opts.timeoutS ?? DEFAULT_TIMEOUT_S);
 }

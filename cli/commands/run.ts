@@ -1,23 +1,21 @@
-import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
 import { join } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
-import { benchmarkCompleteness } from '../../activities/benchmark/complete.ts';
-import { BM25_CONFIG_ID } from '../../activities/scoring/configs.ts';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
-import { StopError } from '../../activities/faults.ts';
+import { PIPELINE_STAGES, type PipelineStart } from '../../workflows/runPipeline.ts';
+import { runPipelineFromCli } from '../pipelineRun.ts';
 
 /**
- * The main job end to end: build a benchmark (mechanical distractors, five gates) → embed it under every
- * configuration that can run here (local models; hosted ones when their keys are set) → rank, execute the
- * top 10 and score → report. Each step is the same subcommand a user would run by hand, and each is
- * resumable: a rerun re-executes and re-embeds nothing that is cached.
+ * The main job end to end, as one durable workflow (workflows/runPipeline.ts): build a benchmark (mechanical
+ * distractors, five gates) → embed it under every configuration that can run here → rank, execute the top 10
+ * and score → report. The same functions as the `build`, `embed` and `score` subcommands; a rerun of the same
+ * command continues the same workflow, and re-executes and re-embeds nothing that is cached.
  */
 /** What `run` does after merging flags over the file over the defaults. */
-interface RunSettings {
+export interface RunSettings {
   id: string;
   source: string;
   profile?: string;
@@ -73,11 +71,16 @@ export function registerRun(program: Command): void {
       return n;
     })
     .option('--rebuild', 'build the benchmark again even if runs/<id>/benchmark is complete')
+    .addOption(new Option('--from <stage>', 'rerun this stage and the ones after it (the ones before must be done): build, embed, score, report').choices([...PIPELINE_STAGES]))
+    .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS)')
+    .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
       'after',
       '\nExamples:\n  $ execretrieval run                                  # curated tasks, every local model, BM25\n' +
         '  $ execretrieval run data/run.example.yaml --seed 7   # the file, with one field overridden\n' +
-        '\nExit codes: 0 done; 1 a step failed (the message names it); 2 bad option or run file; 3 no task accepted by the build.',
+        '  $ execretrieval run --from score                     # rank, execute and score again (the benchmark and embeddings as they are)\n' +
+        '\nThe run is one Temporal workflow (runPipeline); the same command again continues it where it stopped.' +
+        '\nExit codes: 0 done; 1 a step failed (the message names it); 2 bad option or run file; 3 no task accepted by the build; 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
     )
     .action(async (configFile: string | undefined, _opts: unknown, cmd: Command) => {
       let file: RunConfig = {};
@@ -89,42 +92,21 @@ export function registerRun(program: Command): void {
         }
       }
       const opts = settingsOf(cmd, file);
+      const o = cmd.opts<{ from?: PipelineStart; json?: boolean; worker: boolean }>();
       const runDir = resolveRunDir(opts.id);
-      const benchmark = join(runDir, 'benchmark');
-      const { buildProgram } = await import('../main.ts');
-      const step = async (name: string, args: string[]) => {
-        console.error(`\n== ${name}: execretrieval ${args.join(' ')}`);
-        try {
-          await buildProgram().parseAsync(['node', 'execretrieval', ...args]);
-        } catch (e) {
-          throw new CliError(`run stopped at ${name}: ${(e as Error).message}`, e instanceof CliError || e instanceof StopError ? e.exitCode : 1);
-        }
-        if (process.exitCode) throw new CliError(`run stopped at ${name} (exit ${process.exitCode})`, Number(process.exitCode));
-      };
-      const queries = join(benchmark, 'queries.jsonl');
-      const built = benchmarkCompleteness(benchmark);
-      if (!opts.rebuild && !built.complete && existsSync(benchmark)) console.error(`== build: ${benchmark} is incomplete (${built.reason}): building it again`);
-      if (opts.rebuild || !built.complete) {
-        await step('build', [
-          'build', '--source', opts.source, '--out', benchmark, '--seed', String(opts.seed),
-          ...(opts.profile ? ['--profile', opts.profile] : []), ...(opts.cap ? ['--cap', String(opts.cap)] : []),
-        ]);
+      const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, worker: o.worker });
+      const score = result.score;
+      if (score && (score.failed_configs.length || score.missing_configs.length || score.rejected_records)) process.exitCode = EXIT_CODES.failed;
+      if (o.json) {
+        console.log(JSON.stringify(result, null, 2));
+        return;
+      }
+      if (score) {
+        console.log(`scored ${score.configs.length} configurations (${score.executions.pairs} (query, snippet) pairs: ${score.executions.not_defined} not_defined without running, ${score.executions.cached} cached)`);
+        if (score.failed_configs.length) console.log(`failed: ${score.failed_configs.map((f) => f.config_id).join(', ')}`);
+        console.log(`report: ${score.report.md}, ${score.report.html}`);
       } else {
-        console.error(`== build: ${benchmark} exists (use --rebuild to build again)`);
+        console.log(`report: ${join(runDir, 'report')}`);
       }
-      // Never embed an empty benchmark (an earlier build that accepted nothing still wrote its files).
-      if (!readFileSync(queries, 'utf8').trim()) {
-        throw new CliError(`run: ${queries} has no queries (the build accepted no task; see ${join(benchmark, 'report.json')}); fix the source and run again with --rebuild`, EXIT_CODES.no_task_accepted);
-      }
-      await step('embed', ['embed', runDir, ...(opts.configs ? ['--configs', opts.configs.join(',')] : [])]);
-      // The BM25 baseline is always scored; append it only when the user did not list it already.
-      const scoreConfigs = opts.configs ? [...opts.configs] : undefined;
-      if (scoreConfigs && !scoreConfigs.includes(BM25_CONFIG_ID)) scoreConfigs.push(BM25_CONFIG_ID);
-      await step('score', [
-        'score', runDir, '--seed', String(opts.seed),
-        ...(scoreConfigs ? ['--configs', scoreConfigs.join(',')] : []),
-        ...(opts.replicates ? ['--replicates', String(opts.replicates)] : []),
-        ...(opts.timeout_s ? ['--timeout', String(opts.timeout_s)] : []),
-      ]);
     });
 }

@@ -38,6 +38,10 @@ export interface DevServer {
   uiAddress: string | null;
   dbFile: string | null;
   pid: number;
+  /** Resolves when the server process exits, for whatever reason (stop(), a crash, a kill from outside). */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Whether stop() was called (an exit before that is a lost server). */
+  stopping(): boolean;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. Idempotent. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -100,7 +104,9 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
 
   const address = `127.0.0.1:${port}`;
   const stopProcess = makeStop(child, exitPromise, () => exited !== null);
+  let stopCalled = false;
   const stop = async (graceMs?: number) => {
+    stopCalled = true;
     await stopProcess(graceMs);
     if (dbFile) rmSync(ownerFile(dbFile), { force: true });
   };
@@ -114,7 +120,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   if (dbFile) writeFileSync(ownerFile(dbFile), JSON.stringify({ pid: child.pid, address, owner_pid: process.pid }) + '\n');
   opts.log?.(`temporal dev server ready at ${address} (namespace ${namespace}${dbFile ? `, db ${dbFile}` : ''})`);
   if (uiAddress) opts.log?.(`Temporal Web UI: ${uiAddress}/namespaces/${namespace}/workflows`);
-  return { address, namespace, uiAddress, dbFile, pid: child.pid!, stop };
+  const exitedInfo = exitPromise.then(() => exited ?? { code: null, signal: null });
+  return { address, namespace, uiAddress, dbFile, pid: child.pid!, exited: exitedInfo, stopping: () => stopCalled, stop };
 }
 
 /** Next to the database: which server process owns it (two servers on one SQLite file would corrupt it). */

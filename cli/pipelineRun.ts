@@ -1,0 +1,91 @@
+/**
+ * `execretrieval run` on Temporal: start runPipeline (or attach to the one in flight with the same settings),
+ * print each stage as the workflow reaches it, and turn its failure into one line with the right exit code.
+ */
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { EXIT_CODES } from '../activities/faults.ts';
+import { CliError } from './errors.ts';
+import { resolveTemporalTarget } from '../temporal.config.ts';
+import { pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
+import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
+
+export interface PipelineCliSettings {
+  id: string;
+  runDir: string;
+  source: string;
+  profile?: string;
+  cap?: number;
+  seed: number;
+  configs?: string[];
+  replicates?: number;
+  timeout_s?: number;
+  rebuild: boolean;
+  from?: PipelineStart;
+  /** Run the workers in this process (false: `--no-worker`, workers elsewhere; needs TEMPORAL_ADDRESS). */
+  worker: boolean;
+}
+
+/** Same settings, same workflow id: the same command again attaches to the run in flight (or, once it is closed, runs it again over the caches). */
+export function pipelineWorkflowId(input: Omit<RunPipelineInput, 'queues'>): string {
+  const key = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 12);
+  return `run-${basename(input.runDir)}-${key}`;
+}
+
+/** Exit code for a failed pipeline: the type of the ApplicationFailure at the root of the chain decides it. */
+export function exitCodeOf(err: unknown): { code: number; message: string } {
+  let e: unknown = err;
+  let app: ApplicationFailure | null = null;
+  while (e instanceof Error) {
+    if (e instanceof ApplicationFailure) app = e;
+    e = (e as TemporalFailure).cause;
+  }
+  const message = app?.message ?? (err as Error).message;
+  const code = app?.type === 'NoTaskAccepted' ? EXIT_CODES.no_task_accepted
+    : app?.type === 'InfraFault' ? EXIT_CODES.infra
+    : app?.type === 'InvalidInputError' ? EXIT_CODES.usage
+    : EXIT_CODES.failed;
+  return { code, message };
+}
+
+const describe = (p: PipelineProgress) =>
+  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_done}/${p.batches_total} batches` : p.round > 1 ? `${p.stage} (attempt ${p.round})` : p.stage;
+
+export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPipelineResult> {
+  if (!s.worker && !resolveTemporalTarget(process.env).address) {
+    throw new CliError('run --no-worker: set TEMPORAL_ADDRESS to the cluster whose workers serve the queues (without it this command would start a dev server no worker serves)', EXIT_CODES.usage);
+  }
+  const temporal = { worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir) };
+  return withTemporal(temporal, async (client, queues) => {
+    const settings: Omit<RunPipelineInput, 'queues'> = {
+      runId: s.id, runDir: s.runDir, source: s.source, seed: s.seed, configs: s.configs ?? null,
+      ...(s.profile ? { profile: s.profile } : {}), ...(s.cap ? { cap: s.cap } : {}),
+      ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
+      ...(s.from ? { from: s.from } : {}), ...(s.rebuild ? { rebuild: true } : {}),
+    };
+    const workflowId = pipelineWorkflowId(settings);
+    process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);
+    // Each stage once as the workflow reaches it (a query every second; the workflow's state, not this process's).
+    let last = '';
+    const poll = setInterval(() => {
+      client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then((p) => {
+        const line = describe(p);
+        if (line !== last && p.stage !== 'start') process.stderr.write(`== ${line}\n`);
+        last = line;
+      }, () => undefined);
+    }, 1_000);
+    try {
+      return await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [{ queues, ...settings }] }, (id) => `continuing the run already in flight (${id})`);
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) {
+        const { code, message } = exitCodeOf(err);
+        throw new CliError(`run ${s.id}: ${message}${code === EXIT_CODES.infra ? ' (then rerun the same command: it continues the run)' : ''}`, code);
+      }
+      throw err;
+    } finally {
+      clearInterval(poll);
+    }
+  });
+}

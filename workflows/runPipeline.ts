@@ -1,0 +1,203 @@
+/**
+ * runPipeline: `execretrieval run` as one durable workflow.
+ *
+ *   build   (exec queue)  buildBenchmark, skipped when runs/<id>/benchmark is complete (unless --from build)
+ *   embed   (child)       embedSweep over the benchmark
+ *   rank    (default)     scoreRun's first attempt: rankings written, the top-k executions it needs handed back
+ *   execute (exec queue)  those executions in batches, on whichever workers serve the queue
+ *   score   (default)     scoreRun over the now warm cache: per-query metrics, statistics, the report
+ *   report  (default)     only with --from report: the report again from what scoring stored
+ *
+ * Build's mutant rounds go the same way: each attempt hands back the round it cannot answer, the batches run on
+ * the exec queue, the next attempt gets one round further (activities/pipeline/deferredExec.ts). After each
+ * stage the run manifest (runs/<id>/manifest.json) records its outputs: paths, content hashes, counts. A killed
+ * worker's activity is retried on another within its heartbeat timeout; a killed CLI or server leaves the
+ * workflow in the server's database, and the same command attaches to it (same workflow id).
+ */
+import { ApplicationFailure, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { PipelineDefaultActivities, PipelineExecActivities, BuildStageOutput, ScoreStageOutput, StageAttempt } from '../activities/pipeline/pipelineActivities.ts';
+import type { PendingFile } from '../activities/pipeline/stageFiles.ts';
+import type { SandboxLayers } from '../activities/exec/types.ts';
+import { activityOptions, type TaskQueues } from '../temporal.config.ts';
+import { embedSweep, type EmbedSweepResult } from './embedSweep.ts';
+
+export const PIPELINE_STAGES = ['build', 'embed', 'score', 'report'] as const;
+export type PipelineStart = (typeof PIPELINE_STAGES)[number];
+
+export interface RunPipelineInput {
+  queues: TaskQueues;
+  runId: string;
+  runDir: string;
+  source: string;
+  seed: number;
+  profile?: string;
+  cap?: number;
+  /** Embedding configurations (null: every one that can run here); BM25 is always scored. */
+  configs: string[] | null;
+  replicates?: number;
+  timeout_s?: number;
+  /** First stage to (re)run; the ones before it must have their outputs (default: build, skipped when complete). */
+  from?: PipelineStart;
+  /** Build even when the benchmark is complete (`--rebuild`; `--from build` implies it). */
+  rebuild?: boolean;
+  /** Requests per exec batch, and batches in flight (defaults 24 and 16). */
+  batchSize?: number;
+  batchesInFlight?: number;
+}
+
+export interface StageRecord {
+  status: 'done' | 'skipped';
+  /** Attempts of a stage whose executions went to the exec queue, and what its batches ran. */
+  rounds?: number;
+  executions?: { requested: number; run: number; cached: number };
+  output?: unknown;
+  note?: string;
+}
+
+export interface RunPipelineResult {
+  run_id: string;
+  workflow_id: string;
+  settings: Omit<RunPipelineInput, 'queues'>;
+  stages: Record<string, StageRecord>;
+  score: ScoreStageOutput | null;
+}
+
+export interface PipelineProgress {
+  stage: string;
+  round: number;
+  batches_done: number;
+  batches_total: number;
+}
+
+export const pipelineProgressQuery = defineQuery<PipelineProgress>('pipelineProgress');
+
+const BM25 = 'bm25';
+
+export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineResult> {
+  if (!input.runDir || !input.source) throw ApplicationFailure.nonRetryable('runPipeline: runDir and source are required', 'InvalidInputError');
+  const from = input.from ?? 'build';
+  if (!PIPELINE_STAGES.includes(from)) throw ApplicationFailure.nonRetryable(`runPipeline: unknown stage "${from}" (known: ${PIPELINE_STAGES.join(', ')})`, 'InvalidInputError');
+  const exec = proxyActivities<PipelineExecActivities>(activityOptions('exec', input.queues));
+  // Scoring and the report run bootstrap statistics over every configuration: minutes on MBPP, so a longer bound than the default class, and a heartbeat to notice a dead worker.
+  const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, { startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds' }));
+  const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0 };
+  setHandler(pipelineProgressQuery, () => progress);
+
+  const { queues: _q, ...settings } = input;
+  const result: RunPipelineResult = { run_id: input.runId, workflow_id: workflowInfo().workflowId, settings, stages: {}, score: null };
+  const record = async (stage: string, r: StageRecord) => {
+    result.stages[stage] = r;
+    await local.pipelineRecord({ runDir: input.runDir, manifest: result });
+  };
+  const order = PIPELINE_STAGES.indexOf(from);
+  const benchmark = `${input.runDir}/benchmark`;
+  const batchSize = Math.max(1, input.batchSize ?? 24);
+  const inFlight = Math.max(1, input.batchesInFlight ?? 16);
+
+  /** One pending file's requests in batches on the exec queue, a few batches in flight (so several workers share them). */
+  const runBatches = async (p: PendingFile): Promise<{ run: number; cached: number }> => {
+    const ranges: [number, number][] = [];
+    for (let s = 0; s < p.count; s += batchSize) ranges.push([s, Math.min(p.count, s + batchSize)]);
+    progress.batches_done = 0;
+    progress.batches_total = ranges.length;
+    const tally = { run: 0, cached: 0 };
+    let next = 0;
+    const lane = async () => {
+      while (next < ranges.length) {
+        const [start, end] = ranges[next++];
+        const got = await exec.pipelineExecuteBatch({ runDir: input.runDir, file: p.file, start, end });
+        tally.run += got.run;
+        tally.cached += got.cached;
+        progress.batches_done++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, ranges.length) }, lane));
+    return tally;
+  };
+
+  /** Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between. */
+  const withExecRounds = async <T>(stage: string, attempt: () => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; executions: StageRecord['executions'] }> => {
+    const executions = { requested: 0, run: 0, cached: 0 };
+    let previous = '';
+    for (let round = 1; ; round++) {
+      progress.stage = stage;
+      progress.round = round;
+      const got = await attempt();
+      if (got.done) return { output: got.output, rounds: round, executions };
+      if (got.pending.sha256 === previous) {
+        throw ApplicationFailure.nonRetryable(
+          `${stage}: the same ${got.pending.count} executions were asked for again after the exec queue ran them: the workers do not share one execution cache (.execretrieval/exec-cache.sqlite must be the same file for every worker)`,
+          'InfraFault',
+        );
+      }
+      previous = got.pending.sha256;
+      progress.stage = stage === 'score' ? 'execute' : `${stage}: execute`;
+      const ran = await runBatches(got.pending);
+      executions.requested += got.pending.count;
+      executions.run += ran.run;
+      executions.cached += ran.cached;
+    }
+  };
+
+  let layers: SandboxLayers | null = null;
+  const sandboxLayers = async () => (layers ??= await exec.pipelineSandboxLayers());
+
+  const enter = (stage: string) => Object.assign(progress, { stage, round: 0, batches_done: 0, batches_total: 0 });
+
+  // build
+  enter('build');
+  const state = await local.pipelineBuildState({ out: benchmark });
+  let built: BuildStageOutput;
+  if (order > 0 || (state.complete && !input.rebuild && from !== 'build')) {
+    if (!state.complete) throw ApplicationFailure.nonRetryable(`run --from ${from}: ${benchmark} is incomplete (${state.reason}); run without --from to build it`, 'InvalidInputError');
+    built = state.output;
+    await record('build', { status: 'skipped', output: built, note: 'benchmark complete (manifest and every file hash match)' });
+  } else {
+    const l = await sandboxLayers();
+    const b = await withExecRounds('build', () =>
+      exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l }),
+    );
+    built = b.output;
+    await record('build', { status: 'done', rounds: b.rounds, executions: b.executions, output: built });
+  }
+  if (!built.counts.queries) {
+    throw ApplicationFailure.nonRetryable(
+      `build accepted no task: ${built.counts.input_records ?? 0} records, ${built.rejections || 'none accepted'} (details: ${benchmark}/report.json); fix the source and run again with --rebuild`,
+      'NoTaskAccepted',
+    );
+  }
+
+  // embed
+  if (order <= PIPELINE_STAGES.indexOf('embed')) {
+    enter('embed');
+    const sweep: EmbedSweepResult = await executeChild(embedSweep, {
+      taskQueue: input.queues.default,
+      workflowId: `${workflowInfo().workflowId}-embed`,
+      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [] }],
+    });
+    const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
+    await record('embed', {
+      status: 'done',
+      output: { report: sweep.report, ok: ids('ok'), failed: sweep.results.filter((r) => r.status === 'failed').map((r) => ({ config_id: r.config_id, reason: r.reason })), unavailable: ids('unavailable') },
+    });
+  } else {
+    await record('embed', { status: 'skipped' });
+  }
+
+  // rank -> execute -> score (+ statistics and the report, which scoreRun writes)
+  if (order <= PIPELINE_STAGES.indexOf('score')) {
+    const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
+    const l = await sandboxLayers();
+    const s = await withExecRounds('score', () =>
+      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l }),
+    );
+    result.score = s.output;
+    await record('score', { status: 'done', rounds: s.rounds, executions: s.executions, output: s.output });
+  } else {
+    enter('report');
+    const files = await local.pipelineReport({ runDir: input.runDir, replicates: input.replicates, seed: input.seed });
+    await record('report', { status: 'done', output: { files } });
+  }
+  enter('done');
+  return result;
+}

@@ -67,21 +67,26 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
     };
     const workflowId = pipelineWorkflowId(settings);
     process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);
-    // Each stage once as the workflow reaches it (a query every second; the workflow's state, not this process's).
+    // Each stage once as the workflow reaches it, and its notes (a query every second: the workflow's state, not this process's).
     let last = '';
-    const poll = setInterval(() => {
-      client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then((p) => {
-        const line = describe(p);
-        if (line !== last && p.stage !== 'start') process.stderr.write(`== ${line}\n`);
-        last = line;
-      }, () => undefined);
-    }, 1_000);
+    let printed = 0;
+    const show = (p: PipelineProgress) => {
+      for (; printed < p.notes.length; printed++) process.stderr.write(`== ${p.notes[printed]}\n`);
+      const line = describe(p);
+      if (line !== last && p.stage !== 'start' && p.stage !== 'done') process.stderr.write(`== ${line}\n`);
+      last = line;
+    };
+    const handle = () => client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined);
+    const poll = setInterval(() => void handle(), 1_000);
     try {
-      return await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [{ queues, ...settings }] }, (id) => `continuing the run already in flight (${id})`);
+      const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [{ queues, ...settings }] }, (id) => `continuing the run already in flight (${id})`);
+      await handle();
+      return result;
     } catch (err) {
       if (err instanceof WorkflowFailedError) {
         const { code, message } = exitCodeOf(err);
-        throw new CliError(`run ${s.id}: ${message}${code === EXIT_CODES.infra ? ' (then rerun the same command: it continues the run)' : ''}`, code);
+        await handle();
+        throw new CliError(`${message}${code === EXIT_CODES.infra ? ' (then rerun the same command: it continues the run)' : ''}`, code);
       }
       throw err;
     } finally {

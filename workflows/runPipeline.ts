@@ -67,6 +67,8 @@ export interface PipelineProgress {
   round: number;
   batches_done: number;
   batches_total: number;
+  /** Lines for the terminal, in order (the CLI prints the ones it has not printed yet). */
+  notes: string[];
 }
 
 export const pipelineProgressQuery = defineQuery<PipelineProgress>('pipelineProgress');
@@ -80,7 +82,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   const exec = proxyActivities<PipelineExecActivities>(activityOptions('exec', input.queues));
   // Scoring and the report run bootstrap statistics over every configuration: minutes on MBPP, so a longer bound than the default class, and a heartbeat to notice a dead worker.
   const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, { startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds' }));
-  const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0 };
+  const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0, notes: [] };
   setHandler(pipelineProgressQuery, () => progress);
 
   const { queues: _q, ...settings } = input;
@@ -139,42 +141,68 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     }
   };
 
+  /** A stage's failure as one line that names the stage, keeping the root failure's type (the CLI's exit code). */
+  const stage = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      let root: unknown = err;
+      while (root instanceof Error && (root as { cause?: unknown }).cause instanceof Error) root = (root as { cause?: unknown }).cause;
+      const message = root instanceof Error ? root.message : String(root);
+      const type = root instanceof ApplicationFailure ? root.type : null;
+      if (message.startsWith('run: ')) throw err;
+      throw ApplicationFailure.nonRetryable(`run stopped at ${name}: ${message}`, type ?? 'StageFailed');
+    }
+  };
+
   let layers: SandboxLayers | null = null;
   const sandboxLayers = async () => (layers ??= await exec.pipelineSandboxLayers());
 
   const enter = (stage: string) => Object.assign(progress, { stage, round: 0, batches_done: 0, batches_total: 0 });
+  const note = (line: string) => progress.notes.push(line);
 
   // build
   enter('build');
-  const state = await local.pipelineBuildState({ out: benchmark });
-  let built: BuildStageOutput;
-  if (order > 0 || (state.complete && !input.rebuild && from !== 'build')) {
-    if (!state.complete) throw ApplicationFailure.nonRetryable(`run --from ${from}: ${benchmark} is incomplete (${state.reason}); run without --from to build it`, 'InvalidInputError');
-    built = state.output;
-    await record('build', { status: 'skipped', output: built, note: 'benchmark complete (manifest and every file hash match)' });
-  } else {
+  const built = await stage('build', async () => {
+    const state = await local.pipelineBuildState({ out: benchmark });
+    if (order > 0 || (state.complete && !input.rebuild && input.from !== 'build')) {
+      if (!state.complete) throw ApplicationFailure.nonRetryable(`${benchmark} is incomplete (${state.reason}); run without --from to build it`, 'InvalidInputError');
+      note(`build: ${benchmark} exists (use --rebuild to build again)`);
+      await record('build', { status: 'skipped', output: state.output, note: 'benchmark complete (manifest and every file hash match)' });
+      // Never embed an empty benchmark (an earlier build that accepted nothing still wrote its files).
+      if (!state.output.counts.queries) {
+        throw ApplicationFailure.nonRetryable(
+          `run: ${benchmark}/queries.jsonl has no queries (the build accepted no task; see ${benchmark}/report.json); fix the source and run again with --rebuild`,
+          'NoTaskAccepted',
+        );
+      }
+      return state.output;
+    }
+    if (!state.complete && state.reason && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
     const l = await sandboxLayers();
     const b = await withExecRounds('build', () =>
       exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l }),
     );
-    built = b.output;
-    await record('build', { status: 'done', rounds: b.rounds, executions: b.executions, output: built });
-  }
-  if (!built.counts.queries) {
-    throw ApplicationFailure.nonRetryable(
-      `build accepted no task: ${built.counts.input_records ?? 0} records, ${built.rejections || 'none accepted'} (details: ${benchmark}/report.json); fix the source and run again with --rebuild`,
-      'NoTaskAccepted',
-    );
-  }
+    await record('build', { status: 'done', rounds: b.rounds, executions: b.executions, output: b.output });
+    const c = b.output.counts;
+    note(`build: ${c.queries} queries, ${c.corpus} corpus items (${c.distractors} distractors); rejected: ${c.import_rejected} at import, ${c.precheck_rejected} at precheck, ${c.mutation_rejected} at mutation, ${c.gate_rejected} by the gate`);
+    if (!c.queries) {
+      throw ApplicationFailure.nonRetryable(
+        `build: no task accepted, ${c.input_records} of ${c.input_records} records rejected; ${b.output.rejections || 'no input records'} (details: ${benchmark}/report.json)`,
+        'NoTaskAccepted',
+      );
+    }
+    return b.output;
+  });
 
   // embed
   if (order <= PIPELINE_STAGES.indexOf('embed')) {
     enter('embed');
-    const sweep: EmbedSweepResult = await executeChild(embedSweep, {
+    const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
       workflowId: `${workflowInfo().workflowId}-embed`,
       args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [] }],
-    });
+    }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
     await record('embed', {
       status: 'done',
@@ -188,14 +216,14 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   if (order <= PIPELINE_STAGES.indexOf('score')) {
     const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
     const l = await sandboxLayers();
-    const s = await withExecRounds('score', () =>
+    const s = await stage('score', () => withExecRounds('score', () =>
       local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l }),
-    );
+    ));
     result.score = s.output;
     await record('score', { status: 'done', rounds: s.rounds, executions: s.executions, output: s.output });
   } else {
     enter('report');
-    const files = await local.pipelineReport({ runDir: input.runDir, replicates: input.replicates, seed: input.seed });
+    const files = await stage('report', () => local.pipelineReport({ runDir: input.runDir, replicates: input.replicates, seed: input.seed }));
     await record('report', { status: 'done', output: { files } });
   }
   enter('done');

@@ -1,0 +1,79 @@
+/**
+ * `execretrieval run` as one workflow, spread over workers: two worker processes (workers/all.ts) on the same
+ * queues against one dev server; one is SIGKILLed while it runs build executions. The run completes with a
+ * summary.json byte-identical to an uninterrupted in-process run's, and nothing was executed or embedded twice:
+ * counted from the exec batches' log (one line per execution actually run) and the fake provider's own record of
+ * the texts it was asked to embed.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
+import { executionsLog, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
+
+let tmp: string;
+let src: string;
+let reference: { summary: string; executions: number; texts: Map<string, number> };
+
+const runArgs = (runDir: string) => ['run', '--source', src, '--id', runDir, '--configs', HOSTED];
+
+before(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'pipeline-'));
+  src = join(tmp, 'src.jsonl');
+  writeSmallSource(src);
+  // The reference: the same command, uninterrupted, its own dev server and in-process workers, fresh caches.
+  const fake = await startFakeEmbeddingServer();
+  try {
+    const runDir = join(tmp, 'ref', 'run');
+    const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, 'ref', 'state')), EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
+    const end = await cli.done;
+    assert.equal(end.code, 0, cli.stderr());
+    const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+    assert.deepEqual(Object.keys(manifest.stages), ['build', 'embed', 'score']);
+    assert.ok(manifest.stages.build.rounds >= 2, 'the build handed its executions to the exec queue at least once');
+    reference = { summary: readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), executions: executionsLog(runDir).lines, texts: textsEmbedded(fake) };
+    assert.ok(reference.executions > 0 && reference.texts.size > 0);
+  } finally {
+    await fake.close();
+  }
+});
+
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+let t: TestTemporal;
+let fake: FakeEmbeddingServer;
+before(async () => {
+  t = await startTestTemporal();
+  fake = await startFakeEmbeddingServer();
+});
+after(async () => {
+  await t?.stop();
+  await fake?.close();
+});
+
+test('two workers on the same queues, one SIGKILLed mid-build: same summary.json, nothing executed or embedded twice', async () => {
+  const state = freshState(join(tmp, 'two', 'state'));
+  const env = { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai };
+  const [w1, w2] = await Promise.all([t.spawnWorker('execretrieval', env), t.spawnWorker('execretrieval', env)]);
+  const runDir = join(tmp, 'two', 'run');
+  const cli = startCli([...runArgs(runDir), '--no-worker'], { ...env, TEMPORAL_ADDRESS: t.address });
+
+  // Kill worker 1 once it has run build executions of its own and the build is not finished.
+  await waitFor('worker 1 running build executions', () => executionsLog(runDir).pids.has(String(w1.pid)) && pendingFiles(runDir, 'build').length > 0);
+  assert.equal(existsSync(join(runDir, 'benchmark', 'manifest.json')), false, 'killed mid-build');
+  w1.kill('SIGKILL');
+
+  const end = await cli.done;
+  assert.equal(end.code, 0, cli.stderr());
+  const log = executionsLog(runDir);
+  assert.ok(log.pids.has(String(w2.pid)), 'the surviving worker ran executions too');
+  assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
+  assert.deepEqual([...log.keys].filter(([, n]) => n > 1), [], 'no execution ran twice');
+  assert.equal(log.lines, reference.executions, 'as many executions as the uninterrupted run');
+  const texts = textsEmbedded(fake);
+  assert.deepEqual([...texts].filter(([, n]) => n > 1), [], 'no text embedded twice');
+  assert.deepEqual([...texts.keys()].sort(), [...reference.texts.keys()].sort());
+});

@@ -12,6 +12,7 @@ export const EMBEDDING_PROVIDERS = [
   'openai-compatible', // any server speaking OpenAI's /v1/embeddings (text-embeddings-inference, vLLM, Ollama)
   'local-onnx', // in-process transformer through @huggingface/transformers + onnxruntime-node
   'local-static', // in-process static (model2vec-style) token-embedding model
+  'local-splade', // in-process learned-sparse encoder (SPLADE) through @huggingface/transformers + onnxruntime-node
   'bm25', // lexical baseline, no vectors
 ] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
@@ -99,7 +100,14 @@ export const EmbeddingConfig = z
     } else if (c.dimensions == null) {
       ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'dense configurations need dimensions' });
     }
-    if ((c.provider === 'local-onnx' || c.provider === 'local-static') && !c.local) {
+    if (c.provider === 'local-splade') {
+      if (c.similarity !== 'sparse-dot') ctx.addIssue({ code: 'custom', path: ['similarity'], message: 'local-splade scores with sparse-dot' });
+      if (c.normalize) ctx.addIssue({ code: 'custom', path: ['normalize'], message: 'sparse term weights are not normalised (set false)' });
+      if (c.dimensions != null && c.dimensions % 2) ctx.addIssue({ code: 'custom', path: ['dimensions'], message: 'sparse rows are (term, weight) pairs: dimensions must be even' });
+    } else if (c.similarity === 'sparse-dot') {
+      ctx.addIssue({ code: 'custom', path: ['similarity'], message: 'sparse-dot needs a sparse provider (local-splade)' });
+    }
+    if ((c.provider === 'local-onnx' || c.provider === 'local-static' || c.provider === 'local-splade') && !c.local) {
       ctx.addIssue({ code: 'custom', path: ['local'], message: `${c.provider} needs local.model_dir` });
     }
     if (c.output_dimensionality != null && c.output_dimensionality !== c.dimensions) {

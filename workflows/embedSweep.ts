@@ -45,7 +45,8 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
     const base = { config_id: p.config.config_id, stats: null, files: [], dims: null };
     if (p.status !== 'ready') return { ...base, status: p.status, reason: p.reason };
-    const local = p.config.provider === 'local-onnx' || p.config.provider === 'local-static';
+    // In-process models run one batch at a time (they already use every core); hosted ones in parallel lanes.
+    const local = p.config.provider === 'local-onnx' || p.config.provider === 'local-static' || p.config.provider === 'local-splade';
     const width = local ? 1 : Math.max(1, input.hostedConcurrency ?? 4);
     const stats: EmbedStats[] = [];
     try {

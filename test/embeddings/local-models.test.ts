@@ -157,8 +157,8 @@ test('all-mpnet-base-v2 (exported without torch) matches an independent numpy fo
     const tokenizer = await AutoTokenizer.from_pretrained('all-mpnet-base-v2', { local_files_only: true });
     const rows = texts.map((t) => [0, ...tokenizer.encode(t, { add_special_tokens: false }).slice(0, 382), 2]);
     assert.equal(rows[4].length, 384);
-    const r = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), [join(projectRoot(), 'test', 'embeddings', 'mpnet_reference.py')], {
-      input: JSON.stringify({ model_dir: dir, rows }),
+    const r = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), [join(projectRoot(), 'test', 'embeddings', 'encoder_reference.py')], {
+      input: JSON.stringify({ model_dir: dir, arch: 'mpnet', head: 'mean', rows }),
       encoding: 'utf8',
       maxBuffer: 64 << 20,
     });

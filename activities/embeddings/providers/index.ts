@@ -14,6 +14,7 @@ export const PROVIDERS: Record<Exclude<EmbeddingProviderName, 'bm25'>, ProviderF
   cohere: async (c, e) => (await import('./cohere.ts')).createCohereProvider(c, e),
   'local-onnx': async (c, e) => (await import('./localOnnx.ts')).createLocalOnnxProvider(c, e),
   'local-static': async (c, e) => (await import('./localStatic.ts')).createLocalStaticProvider(c, e),
+  'local-splade': async (c, e) => (await import('./localSplade.ts')).createLocalSpladeProvider(c, e),
 };
 
 export async function createProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {

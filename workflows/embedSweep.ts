@@ -10,6 +10,7 @@
 import { proxyActivities, ApplicationFailure, ActivityFailure } from '@temporalio/workflow';
 import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
 import { addStats, emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
+import { isInProcess } from '../core/embeddings/inProcess.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 
 export interface EmbedSweepInput {
@@ -45,8 +46,7 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
     const base = { config_id: p.config.config_id, stats: null, files: [], dims: null };
     if (p.status !== 'ready') return { ...base, status: p.status, reason: p.reason };
-    // In-process models run one batch at a time (they already use every core); hosted ones in parallel lanes.
-    const local = p.config.provider === 'local-onnx' || p.config.provider === 'local-static' || p.config.provider === 'local-splade';
+    const local = isInProcess(p.config.provider);
     const width = local ? 1 : Math.max(1, input.hostedConcurrency ?? 4);
     const stats: EmbedStats[] = [];
     try {

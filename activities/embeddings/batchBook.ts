@@ -8,6 +8,7 @@ import { embeddingBatchBound } from '../../core/generation/cost.ts';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import type { EmbeddingLedger } from '../ledger/embeddingLedger.ts';
 import { retryInfo } from './retry.ts';
+import { isInProcess } from '../../core/embeddings/inProcess.ts';
 
 /** Records one request around its send. `embedItems` calls `sending` just before, then `answered` or `failed`. */
 export interface BatchBook {
@@ -37,7 +38,7 @@ export function workerMayBeAlive(worker: string): boolean {
 export const estimateTokens = (texts: readonly string[]) => Math.ceil(texts.reduce((a, t) => a + t.length, 0) / 4);
 
 /** Whether requests under this configuration leave the machine (in-process models bill nothing and are not rows). */
-export const isHosted = (config: EmbeddingConfig) => config.provider !== 'local-onnx' && config.provider !== 'local-static';
+export const isHosted = (config: EmbeddingConfig) => !isInProcess(config.provider);
 
 export function ledgerBook(
   ledger: EmbeddingLedger,

@@ -13,6 +13,7 @@ import { packTopTerms, sparseDotRows, unpackTerms } from '../../core/ranking/spa
 import { rankSparse } from '../../core/ranking/rank.ts';
 import { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { writeMatrix } from '../../activities/embeddings/matrix.ts';
+import { isHosted } from '../../activities/embeddings/batchBook.ts';
 import { rankConfig } from '../../activities/scoring/rankConfig.ts';
 import type { LoadedBenchmark } from '../../activities/scoring/benchmark.ts';
 
@@ -63,6 +64,8 @@ test('sparse dot product through the inverted index equals the direct sum over s
 test('the registry entry is a learned-sparse configuration: sparse-dot, not normalised, even length; other combinations are refused', () => {
   const c = config('local-splade-tiny');
   assert.deepEqual([retrieverKind(c), c.similarity, c.normalize, c.dimensions, c.license], ['sparse', 'sparse-dot', false, 512, 'Apache-2.0']);
+  // In-process: no request leaves the machine, so no ledger row and no bill.
+  assert.equal(isHosted(c), false);
   const bad = (patch: object) => EmbeddingConfig.safeParse({ ...c, ...patch }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   assert.deepEqual(bad({ normalize: true }), ['normalize: sparse term weights are not normalised (set false)']);
   assert.deepEqual(bad({ similarity: 'cosine' }), ['similarity: local-splade scores with sparse-dot']);

@@ -18,6 +18,8 @@ export interface GenerateRegistryResult {
   dropped: Dropped[];
   /** Domains whose every attempt failed to parse (their last error). */
   failed_domains: { domain: string; error: string }[];
+  /** Calls an earlier, dead run of this phase left `started`, now `lost` (the audit bounds their cost). */
+  reconciled_lost_calls: number;
 }
 
 export async function generateRegistry(input: GenerateRegistryInput): Promise<GenerateRegistryResult> {
@@ -26,6 +28,8 @@ export async function generateRegistry(input: GenerateRegistryInput): Promise<Ge
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const triples: Omit<RegistryEntry, 'entry_id'>[] = [];
   const failed: { domain: string; error: string }[] = [];
+  // Calls a dead earlier run of this phase left in flight: lost (answered ones are reused from the ledger below).
+  const reconciled = await def.reconcileRegistryCalls({ runDir: input.runDir, runId: input.runId });
   for (const domain of input.domains) {
     let lastError = '';
     let done = false;
@@ -44,5 +48,5 @@ export async function generateRegistry(input: GenerateRegistryInput): Promise<Ge
     if (!done) failed.push({ domain, error: lastError });
   }
   const written = await def.writeRegistry({ runDir: input.runDir, triples, nearDuplicateThreshold: input.nearDuplicateThreshold });
-  return { entries: written.entries, dropped: written.dropped, failed_domains: failed };
+  return { entries: written.entries, dropped: written.dropped, failed_domains: failed, reconciled_lost_calls: reconciled };
 }

@@ -75,6 +75,14 @@ export function createDefaultActivities() {
       };
     },
 
+    /**
+     * A registry phase starting (a new workflow: any earlier one is gone, with its workers' calls): the calls it left
+     * `started` become `lost`, so the audit shows them with their bounds. Returns how many.
+     */
+    async reconcileRegistryCalls(input: { runDir: string; runId: string }): Promise<number> {
+      return ledgerAt(runPaths(input.runDir).ledger).reconcileStarted(input.runId, 'registry');
+    },
+
     async recordEntryResult(input: { runDir: string; result: EntryResult }): Promise<void> {
       writeEntryResult(input.runDir, input.result);
     },

@@ -203,13 +203,17 @@ export class Ledger {
   }
 
   /**
-   * Rows an earlier worker left `started` (it died mid-call) become `lost` when their entry is started again: no
-   * response will come for them. Returns how many were reconciled.
+   * Rows an earlier worker left `started` (it died mid-call) become `lost`: no response will come for them. With
+   * `entry_id`, that entry's rows (when the entry is started again); without, the whole phase's (when the phase
+   * starts again: the registry phase, whose new workflow means the old one and its calls are gone). Returns how
+   * many were reconciled.
    */
-  reconcileStarted(run_id: string, phase: LedgerPhase, entry_id: string): number {
-    return this.db
-      .prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND status='started'`)
-      .run(run_id, phase, entry_id).changes;
+  reconcileStarted(run_id: string, phase: LedgerPhase, entry_id?: string): number {
+    return (
+      entry_id === undefined
+        ? this.db.prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND status='started'`).run(run_id, phase)
+        : this.db.prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND status='started'`).run(run_id, phase, entry_id)
+    ).changes;
   }
 
   calls(run_id?: string): LedgerCall[] {

@@ -1,7 +1,8 @@
 /**
  * Durability, with a real dev server persisted to a database file:
  * (1) the worker process is SIGKILLed mid-run and a fresh one takes over;
- * (2) the dev server itself is stopped and restarted from its database file mid-run.
+ * (2) the dev server itself is stopped and restarted from its database file mid-run;
+ * (3) the registry phase's worker is SIGKILLed with a call in flight and the phase is run again.
  * In both, the run completes, no entry is lost, and the ledger shows no accepted entry generated twice and
  * every request the provider saw accounted for.
  */
@@ -13,6 +14,7 @@ import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
 import { benchmarkInput, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
+import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import type { RegistryEntry } from '../../core/generation/types.ts';
 import { auditRun } from '../../core/generation/audit.ts';
@@ -119,4 +121,52 @@ test('dev server stopped and restarted from its database file mid-run: the run c
   assert.equal(result.tally.accepted, 6);
   assert.equal(result.finalize!.released_queries, 6);
   checkLedger(runDir, runId, entries);
+});
+
+test('registry phase: worker SIGKILLed with a call in flight, a new run of the phase reconciles it to lost, reuses answered domains, and the audit brackets the invoice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `regkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const domains = ['geometry', 'collections', 'strings'].map((d) => `${d}_${queues.prefix.replace(/[^a-z0-9]/gi, '')}`);
+  const input = {
+    runId, runDir, queues, domains, perDomain: 3, maxAttempts: 2, promptId: 'registry.v1',
+    settings: { provider: 'openai', model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 16000 },
+  } as Parameters<typeof generateRegistry>[0];
+  const answered = (d: string) => fake.log.filter((l) => l.subject === `registry:${d}` && l.status === 200).length;
+  fake.delayMs = 400;
+  const first = await t.spawnWorker(queues.prefix, fake.env);
+  const killed = await t.client.workflow.start(generateRegistry, { taskQueue: queues.default, workflowId: `${runId}/registry`, args: [input] });
+  // Kill once the first domain is answered and the second one's call is held by the provider.
+  await until(() => answered(domains[0]) === 1 && fake.inflight > 0, 120_000, 'one domain answered and a call in flight');
+  first.kill('SIGKILL');
+  await new Promise((r) => first.once('exit', r));
+  await killed.terminate('worker killed; the phase is run again, as a rerun of `generate registry` would');
+  await until(() => fake.inflight === 0, 10_000, 'the held call answered by the provider (to a dead worker)');
+
+  await t.spawnWorker(queues.prefix, fake.env);
+  const result = await t.client.workflow.execute(generateRegistry, { taskQueue: queues.default, workflowId: `${runId}/registry`, args: [input] });
+  fake.delayMs = 0;
+  assert.equal(result.entries, 9);
+  assert.equal(result.reconciled_lost_calls, 1, 'the call in flight at the kill, reconciled when the phase started again');
+  assert.equal(answered(domains[0]), 1, 'the domain answered before the kill is reused from the ledger, not asked again');
+
+  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
+  const calls = ledger.calls(runId);
+  ledger.close();
+  assert.equal(calls.filter((c) => c.status === 'started').length, 0);
+  const lost = calls.filter((c) => c.status === 'lost');
+  assert.equal(lost.length, 1);
+  assert.equal(lost[0].entry_id, `registry:${domains[1]}`);
+  assert.ok((lost[0].input_tokens_est ?? 0) > 0 && (lost[0].cost_usd_max ?? 0) > 0, 'the lost call keeps its bounds');
+  for (const d of domains) {
+    const ok = calls.filter((c) => c.entry_id === `registry:${d}` && c.status === 'ok');
+    assert.equal(ok.length, 1, `${d}: one answered call`);
+    // The provider answered the lost call too (to the dead worker): answers = ok rows + that one.
+    assert.equal(answered(d), ok.length + (d === domains[1] ? 1 : 0), `${d}: provider answers`);
+  }
+  const names = new Set(domains.map((d) => `registry:${d}`));
+  const invoice = fake.log.filter((l) => l.usage && l.subject && names.has(l.subject)).reduce((s, l) => s + costOf(l.usage!), 0);
+  const audit = auditRun(calls);
+  assert.ok(audit.totals.cost_usd < invoice, 'the lost call was billed and is not in the billed total');
+  assert.ok(invoice <= audit.totals.cost_usd + audit.totals.lost_cost_usd_max + 1e-9, `invoice $${invoice} within audit $${audit.totals.cost_usd} + lost bound $${audit.totals.lost_cost_usd_max}`);
 });

@@ -100,7 +100,8 @@ export const RetrievalRecord = z.strictObject({
   query: z.string(),
   /** The query actually searched (after any rewrite); equal to `query` when nothing rewrites it. */
   searched_query: z.string(),
-  filters: z.strictObject({ pathPrefix: z.string().optional(), language: z.string().optional() }),
+  /** Reliable context applied (core/repo/context.ts): exact filters, and the open file's directory as a preference. */
+  filters: z.strictObject({ pathPrefix: z.string().optional(), language: z.string().optional(), preferPathPrefix: z.string().optional() }),
   index_build_id: z.string(),
   index_revision: z.string(),
   candidates_before_rerank: z.array(RankedChunk),

@@ -1,7 +1,10 @@
 import type { GoldCase } from '../../schemas/gold.ts';
 import type { Chunk, RankedChunk, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import type { Scored } from '../../core/repo/fusion.ts';
-import { rerank, type RerankWeights } from '../../core/repo/rerank.ts';
+import { DEFAULT_RERANK_WEIGHTS, rerank, type RerankWeights } from '../../core/repo/rerank.ts';
+import { chunkFilter, contextFilters, type ContextFilters } from '../../core/repo/context.ts';
+
+const NO_RERANK: RerankWeights = { symbol: 0, path: 0, role: 0, trap: 0 };
 import type { Embedder } from './embedder.ts';
 import type { LoadedIndex } from './indexStore.ts';
 import { bm25Retriever, denseRetriever, hybridRetriever, symbolRetriever, type Retriever } from './retrievers.ts';
@@ -121,15 +124,13 @@ function withNeighbours(ranked: RankedChunk[], set: RetrieverSet, cutoff: number
 }
 
 export async function retrieveForCase(testCase: GoldCase, index: LoadedIndex, set: RetrieverSet, cfg: PipelineConfig): Promise<RetrievalRecord> {
-  const filters: RetrievalRecord['filters'] = {};
-  if (cfg.contextFilter && testCase.context?.package) filters.pathPrefix = testCase.context.package;
-  if (cfg.contextFilter && testCase.context?.language) filters.language = testCase.context.language;
-  const filter = filters.pathPrefix || filters.language
-    ? (c: Chunk) => (!filters.pathPrefix || c.file.startsWith(filters.pathPrefix)) && (!filters.language || c.language === filters.language)
-    : undefined;
+  const filters: ContextFilters = cfg.contextFilter ? contextFilters(testCase.context) : {};
+  const filter = chunkFilter(filters);
   const hits = await pick(set, cfg).search(testCase.query, { topK: cfg.candidateDepth, filter });
   const before = toRanked(hits, set.byId);
-  let after = cfg.rerank ? rerank(testCase.query, before, testCase.context, cfg.rerank).map((c, i) => ({ ...c, rank: i + 1 })) : before;
+  // The open file is a preference: the reranker's path term, or that term alone when there is no reranker.
+  const preference = cfg.rerank ?? (filters.preferPathPrefix !== undefined ? { ...NO_RERANK, path: DEFAULT_RERANK_WEIGHTS.path } : null);
+  let after = preference ? rerank(testCase.query, before, testCase.context, preference).map((c, i) => ({ ...c, rank: i + 1 })) : before;
   if (cfg.neighbours) after = withNeighbours(after, set, testCase.cutoff);
   return {
     case_id: testCase.id,

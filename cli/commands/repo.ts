@@ -115,6 +115,11 @@ function printSummary(out: EvalRunOutput): void {
     const p = (x: number) => pct(x).padStart(6);
     console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}    ${r.context_lines_mean.toFixed(0).padStart(7)}  ${r.context_tokens_mean.toFixed(0).padStart(10)}`);
   }
+  // Cases with and without reliable context, side by side (the guide asks for both; a filter helps only one).
+  for (const r of rows) {
+    const ctx = out.aggregates.filter((a) => a.retriever === r.retriever && a.dimension === 'context');
+    if (ctx.length) console.log(`  ${r.retriever}: ${ctx.map((a) => `${a.slice} context ${pct(a.pass_rate)} pass (n=${a.n})`).join(', ')}`);
+  }
   for (const r of out.refused) console.log(`refused ${r.case_id}: ${r.reason}`);
 }
 

@@ -12,8 +12,10 @@ import type { CaseResult } from '../../schemas/repoIndex.ts';
  *   revision_mismatch_rate  = cases with ≥ 1 chunk from another revision within the cutoff / n
  *   context_lines_mean      = mean lines of the final context (what a pass at the cutoff costs)
  *   context_tokens_mean     = mean tokens of the final context
+ * The `context` dimension has two slices, `with` (the case carries reliable context: open file, package or
+ * language) and `without`: the guide asks for both kinds of case, and a filter that helps one can hurt the other.
  */
-export const SLICE_DIMENSIONS = ['all', 'query_class', 'language', 'area', 'split'] as const;
+export const SLICE_DIMENSIONS = ['all', 'query_class', 'language', 'area', 'split', 'context'] as const;
 export type SliceDimension = (typeof SLICE_DIMENSIONS)[number];
 
 export interface AggregateRow {
@@ -53,8 +55,11 @@ export function summarise(results: readonly CaseResult[]): Omit<AggregateRow, 'r
   };
 }
 
-function sliceValue(r: CaseResult, d: SliceDimension): string {
-  return d === 'all' ? 'all' : String(r[d]);
+/** The slice a result falls in along a dimension (the gate's slice minimums use the same values). */
+export function sliceValue(r: CaseResult, d: SliceDimension): string {
+  if (d === 'all') return 'all';
+  if (d === 'context') return r.context && Object.keys(r.context).length ? 'with' : 'without';
+  return String(r[d]);
 }
 
 /** Rows sorted by retriever, dimension (in SLICE_DIMENSIONS order), slice. */

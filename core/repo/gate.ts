@@ -1,6 +1,6 @@
 import type { CaseResult } from '../../schemas/repoIndex.ts';
 import { QUERY_CLASSES } from '../../schemas/gold.ts';
-import { pct, summarise, type SliceDimension } from './aggregate.ts';
+import { pct, sliceValue, summarise, type SliceDimension } from './aggregate.ts';
 import { sameRevision } from './evidence.ts';
 
 /**
@@ -101,9 +101,9 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     checks.push({ name: 'revision integrity', ok: problems.length === 0, actual: problems.length ? list(problems, 5) : 'intact', required: 'intact' });
   }
   for (const m of t.sliceMinimums) {
-    const rs = input.results.filter((r) => String(r[m.dimension]) === m.slice);
+    const rs = input.results.filter((r) => sliceValue(r, m.dimension) === m.slice);
     const ss = summarise(rs);
-    const present = [...new Set(input.results.map((r) => String(r[m.dimension])))].sort();
+    const present = [...new Set(input.results.map((r) => sliceValue(r, m.dimension)))].sort();
     checks.push({
       name: `slice ${m.dimension}=${m.slice}`,
       ok: rs.length > 0 && rs.length >= m.minCases && ss.required_evidence_rate >= m.minRequiredEvidenceRate,
@@ -122,12 +122,12 @@ export function formatGate(v: GateVerdict): string {
 
 /** Parse `dimension=slice:minRate[:minCases]`, e.g. `query_class=exact_identifier:0.9:3`. */
 export function parseSliceMinimum(spec: string): SliceMinimum {
-  const m = /^(query_class|language|area|split)=([^:]+):([0-9.]+)(?::(\d+))?$/.exec(spec);
-  if (!m) throw new Error(`slice minimum ${JSON.stringify(spec)}: expected dimension=slice:minRate[:minCases], dimension one of query_class, language, area, split`);
+  const m = /^(query_class|language|area|split|context)=([^:]+):([0-9.]+)(?::(\d+))?$/.exec(spec);
+  if (!m) throw new Error(`slice minimum ${JSON.stringify(spec)}: expected dimension=slice:minRate[:minCases], dimension one of query_class, language, area, split, context`);
   const rate = Number(m[3]);
   if (!(rate >= 0 && rate <= 1)) throw new Error(`slice minimum ${JSON.stringify(spec)}: rate must be within [0, 1]`);
   // Dimensions with a closed set of values are checked here: a typo is a usage error, not an empty slice.
-  const closed: Partial<Record<string, readonly string[]>> = { query_class: QUERY_CLASSES, split: ['train', 'test'] };
+  const closed: Partial<Record<string, readonly string[]>> = { query_class: QUERY_CLASSES, split: ['train', 'test'], context: ['with', 'without'] };
   const known = closed[m[1]];
   if (known && !known.includes(m[2])) throw new Error(`slice minimum ${JSON.stringify(spec)}: unknown ${m[1]} ${JSON.stringify(m[2])} (one of ${known.join(', ')})`);
   return { dimension: m[1] as SliceMinimum['dimension'], slice: m[2], minRequiredEvidenceRate: rate, minCases: m[4] ? Number(m[4]) : 1 };

@@ -7,6 +7,8 @@ export const PathPolicy = z.strictObject({
   exclude: z.array(z.string().min(1)).default([]),
   /** Files larger than this are left out (minified bundles, data dumps). */
   maxFileBytes: z.number().int().positive().default(512 * 1024),
+  /** Leave out build output recognised by content (minified, bundled) or by the revision's .gitignore files. */
+  detectBuildOutput: z.boolean().default(true),
 });
 export type PathPolicy = z.infer<typeof PathPolicy>;
 
@@ -16,7 +18,7 @@ export const InventoryEntry = z.strictObject({
   oid: z.string(),
   bytes: z.number().int().nonnegative(),
   included: z.boolean(),
-  /** Why it was excluded (`exclude:<glob>`, `not-included`, `too-large`, `binary`), or `included`. */
+  /** Why it was excluded (`exclude:<glob>`, `not-included`, `too-large`, `binary`, `build-output:gitignored:<file>:<line>:<rule>`, `build-output:minified`, `build-output:bundled:<evidence>`), or `included`. */
   reason: z.string(),
   chunks: z.number().int().nonnegative(),
   /** Non-blank lines of an included file that no chunk spans (unretrievable), as ranges `3-5,9`; absent when none. */
@@ -39,6 +41,8 @@ export const IndexManifest = z.strictObject({
   index_build_id: z.string(),
   chunker_version: z.string(),
   embedder: EmbedderInfo.nullable(),
+  /** What of each chunk the vectors embed (core/repo/denseText.ts: `head:<chars>` or `full`); absent without vectors (older indexes: `full`). */
+  dense_text: z.string().optional(),
   policy: PathPolicy,
   policy_hash: z.string(),
   completed: z.boolean(),

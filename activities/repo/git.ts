@@ -1,4 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileP = promisify(execFile);
@@ -97,5 +100,48 @@ export class GitRepo {
       pos = nl + 1 + n + 1; // content, then a newline
     }
     return result;
+  }
+
+  /**
+   * The paths among `paths` that the `.gitignore` files committed in `tree` ignore, each with the rule that
+   * did (`build/.gitignore:3:*.js`). Git's own matching, not a re-implementation: the commit's .gitignore
+   * files are written into an empty scratch repository and `git check-ignore --no-index` asked there (the
+   * working tree's ignore files, the user's global excludes and .git/info/exclude play no part). A path
+   * whose last matching rule is a negation (`!keep.js`) is not ignored.
+   */
+  async ignoredAt(tree: readonly TreeEntry[], paths: readonly string[]): Promise<Map<string, string>> {
+    const ignoreFiles = tree.filter((e) => e.path === '.gitignore' || e.path.endsWith('/.gitignore'));
+    const out = new Map<string, string>();
+    if (!ignoreFiles.length || !paths.length) return out;
+    const blobs = await this.readBlobs(ignoreFiles.map((e) => e.oid));
+    const scratch = mkdtempSync(join(tmpdir(), 'execretrieval-ignore-'));
+    try {
+      await execFileP('git', ['init', '-q'], { cwd: scratch });
+      writeFileSync(join(scratch, '.git', 'info', 'exclude'), '');
+      for (const e of ignoreFiles) {
+        mkdirSync(dirname(join(scratch, e.path)), { recursive: true });
+        writeFileSync(join(scratch, e.path), blobs.get(e.oid)!);
+      }
+      const child = spawn('git', ['-c', 'core.excludesFile=/dev/null', 'check-ignore', '--no-index', '-v', '-z', '--stdin'], { cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'] });
+      const chunks: Buffer[] = [];
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => chunks.push(d));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', (c) => resolve(c ?? 1));
+        child.stdin.end(paths.join('\0') + '\0');
+      });
+      // Exit 1: nothing ignored. Anything else but 0 is a failure.
+      if (code !== 0 && code !== 1) throw new GitError(`git check-ignore (for ${this.cwd}'s .gitignore files) exited ${code}: ${stderr.trim()}`);
+      const f = Buffer.concat(chunks).toString('utf8').split('\0');
+      for (let i = 0; i + 3 < f.length; i += 4) {
+        const [source, line, pattern, path] = f.slice(i, i + 4);
+        if (!pattern.startsWith('!')) out.set(path, `${source}:${line}:${pattern}`);
+      }
+      return out;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
 }

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
 import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
+import { builtContent } from '../../core/repo/buildOutput.ts';
 import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
 import { DEFAULT_CHUNK_LIMITS, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
 import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
 import { chunkConfig, CONFIG_CHUNKER_VERSION } from './chunkConfig.ts';
 import type { Embedder } from './embedder.ts';
+import { DEFAULT_DENSE_TEXT, denseText, denseTextLabel, type DenseTextForm } from '../../core/repo/denseText.ts';
 import { GitRepo } from './git.ts';
 import { grammarOf, languageOf } from './language.ts';
 import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts';
@@ -25,6 +27,8 @@ export interface BuildIndexOptions {
   limits?: ChunkLimits;
   /** Embedding batch size (texts per embed call). */
   batchSize?: number;
+  /** What of a chunk is embedded (default DEFAULT_DENSE_TEXT); recorded in the manifest and part of the build id. */
+  denseText?: DenseTextForm;
   log?: (msg: string) => void;
 }
 
@@ -48,18 +52,17 @@ export async function chunkFile(path: string, text: string, revision: string, lo
   return chunkText(path, text, language, revision, limits);
 }
 
-/** The text a chunk is embedded as (its path gives the model the file's context). */
-export const embedText = (c: Chunk) => `${c.file}\n${c.text}`;
 
 /**
- * Vectors for every chunk, in chunk order. Texts go to the embedder shortest first, in groups of
+ * Vectors for every chunk, in chunk order, each embedded as its path, names and head (core/repo/denseText.ts):
+ * a small encoder reads a few hundred tokens at most and pays for every one. Texts go to the embedder shortest first, in groups of
  * `groupSize`: a local model pads each batch to its longest text, so one long chunk in a batch of short
  * ones multiplies the work (the embedder's own batching sorts only within a call). Each vector is put
  * back at its chunk's position. Through the registry embedder, texts already in the embedding cache (an
  * earlier index of the same repository) are not embedded again.
  */
-export async function embedChunks(chunks: readonly Chunk[], embedder: Embedder, groupSize: number, log: (m: string) => void = () => {}): Promise<Float32Array[]> {
-  const texts = chunks.map(embedText);
+export async function embedChunks(chunks: readonly Chunk[], embedder: Embedder, groupSize: number, log: (m: string) => void = () => {}, form: DenseTextForm = DEFAULT_DENSE_TEXT): Promise<Float32Array[]> {
+  const texts = chunks.map((c) => denseText(c, form));
   const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length || a - b);
   const vectors: Float32Array[] = new Array(chunks.length);
   for (let i = 0; i < order.length; i += groupSize) {
@@ -83,7 +86,10 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
   const embedderInfo = opts.embedder?.info ?? null;
   const limits = opts.limits ?? DEFAULT_CHUNK_LIMITS;
   const chunkLimits = { max_lines: limits.maxLines, max_tokens: limits.maxTokens };
-  const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, chunkLimits, embedderInfo])).slice(0, 16);
+  const form = opts.denseText ?? DEFAULT_DENSE_TEXT;
+  // Only an index with vectors depends on the dense text form (a lexical index keeps its id).
+  const denseForm = embedderInfo ? denseTextLabel(form) : undefined;
+  const buildId = sha(JSON.stringify([revision, policyHash, CHUNKER_VERSION, chunkLimits, embedderInfo, ...(denseForm ? [denseForm] : [])])).slice(0, 16);
   const manifest: IndexManifest = {
     repository: await git.identity(),
     repository_dir: resolve(opts.repoDir),
@@ -92,6 +98,7 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     chunker_version: CHUNKER_VERSION,
     chunk_limits: chunkLimits,
     embedder: embedderInfo,
+    ...(denseForm ? { dense_text: denseForm } : {}),
     policy: opts.policy,
     policy_hash: policyHash,
     completed: false,
@@ -104,6 +111,14 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
 
   const tree = await git.lsTree(revision);
   const decisions = tree.map((e) => ({ e, d: decidePath(e.path, e.bytes, opts.policy) }));
+  if (opts.policy.detectBuildOutput) {
+    // Committed although the repository's own .gitignore says it is not source: build output someone force-added.
+    const ignored = await git.ignoredAt(tree, decisions.filter((x) => x.d.included).map((x) => x.e.path));
+    for (const x of decisions) {
+      const rule = ignored.get(x.e.path);
+      if (rule) x.d = { included: false, reason: `build-output:gitignored:${rule}` };
+    }
+  }
   const blobs = await git.readBlobs(decisions.filter((x) => x.d.included).map((x) => x.e.oid));
   const inventory: InventoryEntry[] = [];
   const chunks: Chunk[] = [];
@@ -119,6 +134,11 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
         reason = 'binary';
       } else {
         const text = buf.toString('utf8');
+        const built = opts.policy.detectBuildOutput ? builtContent(e.path, text) : null;
+        if (built) {
+          inventory.push({ path: e.path, oid: e.oid, bytes: e.bytes, included: false, reason: `build-output:${built}`, chunks: 0 });
+          continue;
+        }
         fileChunks = await chunkFile(e.path, text, revision, log, limits);
         const cov = fileCoverage(text, fileChunks);
         coverage.nonblank_lines += cov.nonblank;
@@ -134,7 +154,7 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     chunks.push(...fileChunks);
   }
   let vectors: Float32Array[] | null = null;
-  if (opts.embedder) vectors = await embedChunks(chunks, opts.embedder, opts.batchSize ?? 256, log);
+  if (opts.embedder) vectors = await embedChunks(chunks, opts.embedder, opts.batchSize ?? 256, log, form);
   writeIndexBody(opts.outDir, inventory, chunks, vectors);
   const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length, coverage };
   writeManifest(opts.outDir, done);

@@ -21,6 +21,7 @@ import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun
 import { caseFile, repoRunDir, retrieverFolder, writeRunOutput } from '../../activities/repo/runOutput.ts';
 import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
+import { DEFAULT_DENSE_TEXT } from '../../core/repo/denseText.ts';
 
 /**
  * `execretrieval repo index|eval|diagnose|gate`: repository retrieval evaluation (the guide's workflow).
@@ -137,28 +138,31 @@ export function registerRepo(program: Command): void {
     .option('--out <dir>', 'index directory (default .execretrieval/repo-index/<commit>)')
     .option('--include <glob>', 'searchable paths (repeatable; default **)', collect)
     .option('--exclude <glob>', 'paths left out, on top of the defaults (repeatable)', collect)
-    .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output)`)
+    .option('--no-default-excludes', `drop the default excludes (${DEFAULT_EXCLUDES.length} globs: vendored, generated, build output) and build-output detection (minified/bundled content, paths the revision's .gitignore ignores)`)
     .option('--embedder <config_id>', 'embedding configuration for dense retrieval (from the registry)')
     .option('--max-file-bytes <n>', 'files larger than this are left out (listed by repo eval)', String(512 * 1024))
     .option('--max-chunk-lines <n>', 'no chunk longer than this many lines (over-long definitions are cut at structural boundaries)', String(DEFAULT_CHUNK_LIMITS.maxLines))
     .option('--max-chunk-tokens <n>', 'no chunk over this many tokens', String(DEFAULT_CHUNK_LIMITS.maxTokens))
-    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxFileBytes: string; maxChunkLines: string; maxChunkTokens: string }) => {
+    .option('--dense-head-chars <n|full>', 'with --embedder: characters of each chunk embedded after its path and names (full: the whole chunk)', String(DEFAULT_DENSE_TEXT.headChars ?? 'full'))
+    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxFileBytes: string; maxChunkLines: string; maxChunkTokens: string; denseHeadChars: string }) => {
       const positive = (flag: string, v: string) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: ${JSON.stringify(v)} is not a whole number >= 1`);
         return n;
       };
       const limits = { maxLines: positive('--max-chunk-lines', o.maxChunkLines), maxTokens: positive('--max-chunk-tokens', o.maxChunkTokens) };
+      const denseText = { headChars: o.denseHeadChars === 'full' ? null : positive('--dense-head-chars', o.denseHeadChars) };
       const repoDir = resolve(o.repo);
       const rev = await new GitRepo(repoDir).resolve(o.rev);
       const policy = defaultPolicy({
         include: o.include?.length ? o.include : ['**'],
         exclude: [...(o.defaultExcludes ? DEFAULT_EXCLUDES : []), ...(o.exclude ?? [])],
         maxFileBytes: positive('--max-file-bytes', o.maxFileBytes),
+        detectBuildOutput: o.defaultExcludes,
       });
       const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
       const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
-      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, limits, log });
+      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, limits, denseText, log });
       const cov = index.manifest.coverage!;
       console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
       const longest = index.chunks.reduce((m, c) => Math.max(m, c.end_line - c.start_line + 1), 0);

@@ -7,13 +7,16 @@ import { matchGlob } from './glob.ts';
  * which rule kept a file out ("excluded by path policy: exclude:src/legacy/**").
  */
 
-/** Generated, vendored and build output that no query should be answered from. */
+/**
+ * Generated, vendored and build output that no query should be answered from. No `**\/build/**`: a
+ * `build/` folder often holds build scripts (source); build output is recognised by content and by the
+ * repository's .gitignore instead (core/repo/buildOutput.ts, `detectBuildOutput`).
+ */
 export const DEFAULT_EXCLUDES: readonly string[] = [
   '**/node_modules/**',
   '**/vendor/**',
   '**/third_party/**',
   '**/dist/**',
-  '**/build/**',
   '**/coverage/**',
   '**/.venv/**',
   '**/__pycache__/**',
@@ -44,5 +47,5 @@ export function decidePath(path: string, bytes: number, policy: PathPolicy): Pat
 
 /** A canonical text of the policy (key order fixed) for hashing into the manifest's `policy_hash`. */
 export function canonicalPolicy(policy: PathPolicy): string {
-  return JSON.stringify({ include: policy.include, exclude: policy.exclude, maxFileBytes: policy.maxFileBytes });
+  return JSON.stringify({ include: policy.include, exclude: policy.exclude, maxFileBytes: policy.maxFileBytes, detectBuildOutput: policy.detectBuildOutput });
 }

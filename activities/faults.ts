@@ -48,9 +48,9 @@ export class DamagedCacheError extends InfraFault {
   override name = 'DamagedCacheError';
   constructor(
     readonly path: string,
-    detail: string,
+    readonly detail: string,
   ) {
-    super(`${path}: damaged cache (${detail}): run \`${repairCommand(path)}\` (keeps every readable row; the rest is recomputed)`);
+    super(`${path}: damaged cache (${detail}): run \`${repairCommand(path)}\` (keeps every readable row; the rest is recomputed), or rerun with --rebuild-cache (starts it empty)`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { COMMANDS } from './commands/index.ts';
 import { EXIT_CODES, StopError } from '../activities/faults.ts';
+import { addRebuildCacheFlag } from './rebuildCache.ts';
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError();
   for (const register of COMMANDS) register(program);
+  addRebuildCacheFlag(program);
   return program;
 }
 

@@ -10,7 +10,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { ExecCache, parseOutcomes } from '../exec/cache.ts';
 import { EmbeddingCache, vectorOf } from '../embeddings/cache.ts';
-import { integrityCheck, openCacheDb } from './sqliteChecked.ts';
+import { integrityCheck, openCacheDb, quickCheck } from './sqliteChecked.ts';
 
 type Row = Record<string, unknown>;
 
@@ -198,13 +198,45 @@ export function repairCache(path: string): RepairResult {
       out.close();
     }
   }
-  const damaged = `${path}.damaged`;
-  for (const f of [damaged, ...sidecars(damaged)]) rmSync(f, { force: true });
-  if (existsSync(path)) renameSync(path, damaged);
-  for (const s of sidecars(path)) if (existsSync(s)) renameSync(s, s.replace(path, damaged));
+  const damaged = moveAside(path);
   if (kind !== 'unknown') {
     renameSync(tmp, path);
     for (const s of sidecars(tmp)) rmSync(s, { force: true });
   }
   return { path, kind, kept: kind === 'unknown' ? 0 : kept.length, dropped_invalid: invalid, damaged_copy: damaged };
+}
+
+/**
+ * Moves a cache file and its WAL sidecars to `<file>.damaged` (replacing an older damaged copy). The sidecars go
+ * with it: a stale `-wal` left beside a fresh file would be replayed into it.
+ */
+function moveAside(path: string): string {
+  const damaged = `${path}.damaged`;
+  for (const f of [damaged, ...sidecars(damaged)]) rmSync(f, { force: true });
+  if (existsSync(path)) renameSync(path, damaged);
+  for (const s of sidecars(path)) if (existsSync(s)) renameSync(s, s.replace(path, damaged));
+  return damaged;
+}
+
+/**
+ * `--rebuild-cache`: a cache file that fails SQLite's quick_check (or cannot be opened as a database) is moved
+ * aside as `<file>.damaged` and the next open starts an empty cache, recomputed from scratch. Null when the file
+ * is absent or sound (then it is left exactly as it was). Nothing else may have the cache open.
+ */
+export function rebuildIfDamaged(path: string): { damaged_copy: string; detail: string } | null {
+  if (!existsSync(path)) return null;
+  let detail: string | null = null;
+  try {
+    const db = openRaw(path);
+    try {
+      const problems = quickCheck(db, 1);
+      if (problems.length) detail = `quick_check: ${problems[0]}`;
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    if (!isSqliteDamage(err) && !(err instanceof DamagedCacheError)) throw err;
+    detail = err instanceof DamagedCacheError ? err.detail : (err as Error).message;
+  }
+  return detail === null ? null : { damaged_copy: moveAside(path), detail };
 }

@@ -1,0 +1,38 @@
+/**
+ * `--rebuild-cache`, one flag path for every command that reads the caches (score, generate benchmark, run, embed,
+ * build, validate): before the command's action (so before any in-process worker opens them), each cache file
+ * that fails SQLite's quick_check is moved aside as `<file>.damaged` and started empty, with one line saying so.
+ * Without the flag a damaged cache stops the command with one line naming the file and both fixes.
+ */
+import type { Command } from 'commander';
+import { defaultCachePath } from '../activities/exec/oracle.ts';
+import { embeddingCachePath } from '../activities/paths.ts';
+import { rebuildIfDamaged } from '../activities/storage/cacheRepair.ts';
+
+/** Commands (space-separated path under the program) that get the flag. */
+export const REBUILD_CACHE_COMMANDS = ['score', 'generate benchmark', 'run', 'embed', 'build', 'validate'] as const;
+
+const HELP = 'a cache that fails its check on open (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite) is moved aside as <file>.damaged and rebuilt from scratch (stop other processes using it first)';
+
+function find(program: Command, path: string): Command | undefined {
+  let cmd: Command | undefined = program;
+  for (const name of path.split(' ')) cmd = cmd?.commands.find((c) => c.name() === name);
+  return cmd;
+}
+
+/** The caches a command may open: the execution cache and the embedding cache (both honour their env overrides). */
+export const cachePaths = (): string[] => [defaultCachePath(), embeddingCachePath(process.env)];
+
+export function addRebuildCacheFlag(program: Command, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
+  for (const path of REBUILD_CACHE_COMMANDS) {
+    const cmd = find(program, path);
+    if (!cmd) continue;
+    cmd.option('--rebuild-cache', HELP).hook('preAction', (_self, action) => {
+      if (!action.opts().rebuildCache) return;
+      for (const file of cachePaths()) {
+        const r = rebuildIfDamaged(file);
+        if (r) log(`${file}: damaged cache (${r.detail}): moved aside to ${r.damaged_copy}; rebuilding it from scratch (--rebuild-cache)`);
+      }
+    });
+  }
+}

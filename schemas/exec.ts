@@ -36,6 +36,11 @@ export type TestOutcome = string;
 export const ExecResult = z.object({
   outcomes: z.array(z.string()),
   wall_ms: z.number(),
+  /**
+   * CPU time (user + system) of the child that ran the suite: unlike wall time it does not grow with the
+   * machine's load, so mutants' limits derive from it (core/mutation/timeLimit.ts). Absent where nothing ran.
+   */
+  cpu_ms: z.number().optional(),
   /** true when every test passed. */
   passed: z.boolean(),
   /** true when the result came from the execution cache. */
@@ -58,7 +63,10 @@ export type ExecResult = z.infer<typeof ExecResult>;
 export interface ExecRequest {
   code: string;
   suite: TestSuite;
-  /** Per-suite wall-clock limit in seconds (default 5). */
+  /**
+   * Per-suite time limit in seconds (default 5): time the code spends computing or blocked, not time it waits
+   * for a CPU on a loaded machine (infra/runner/sandbox_zygote.py), so verdicts near it do not follow the load.
+   */
   timeout_s?: number;
   /**
    * The caller takes a test that hit a time limit as failed, whatever the limit: a cached run that timed out

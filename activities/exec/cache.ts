@@ -9,6 +9,8 @@ import { writeParquet } from '../storage/parquet.ts';
 export interface CachedRun {
   outcomes: string[];
   wall_ms: number;
+  /** The child's CPU time; absent on rows written before it was recorded. */
+  cpu_ms?: number;
 }
 
 /** sha256 over the parts, each length-delimited so no two inputs collide. */
@@ -56,8 +58,8 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  */
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number, number, number], { outcomes: string; wall_ms: number }>;
-  private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number]>;
+  private readonly getStmt: Database.Statement<[string, number, number, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null }>;
+  private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number, number | null]>;
 
   constructor(
     readonly path: string,
@@ -78,14 +80,17 @@ export class ExecCache {
       created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
     CREATE INDEX IF NOT EXISTS exec_runs_content ON exec_runs (content_key, timeout_s)`);
+    // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
+    const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
     // The run under exactly t first, else the longest shorter run that finished (or, with timeoutFails, the
     // longest shorter run): one answer for one state.
-    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms FROM exec_runs
+    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms FROM exec_runs
       WHERE content_key = ? AND (timeout_s = ? OR (timeout_s < ? AND (timed_out = 0 OR ? = 1)))
       ORDER BY timeout_s = ? DESC, timeout_s DESC LIMIT 1`);
     this.putStmt = this.db.prepare(
-      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms, cpu_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -94,14 +99,16 @@ export class ExecCache {
     const row = this.guard(() => this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutFails ? 1 : 0, timeoutS));
     if (!row) return undefined;
     const outcomes = parseOutcomes(row.outcomes);
-    if (!outcomes || typeof row.wall_ms !== 'number') throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
-    return { outcomes, wall_ms: row.wall_ms };
+    if (!outcomes || typeof row.wall_ms !== 'number' || !(row.cpu_ms === null || typeof row.cpu_ms === 'number')) {
+      throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
+    }
+    return row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
   }
 
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
     const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    this.guard(() => this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms));
+    this.guard(() => this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null));
   }
 
   /** SQLite's damage codes (a page overwritten after open) as DamagedCacheError; anything else is rethrown. */

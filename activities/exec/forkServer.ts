@@ -13,6 +13,8 @@ export interface WireResult {
   outcomes: string[];
   judged: ('parent' | 'child')[];
   wall_ms: number;
+  /** The child's CPU time (user + system); absent from servers of older runners. */
+  cpu_ms?: number;
   sandbox: SandboxLayers;
   infra_error?: string;
 }
@@ -31,6 +33,10 @@ export class ForkServerRefused extends Error {
   readonly code = 'FORK_SERVER_REFUSED';
 }
 
+/** infra/runner/sandbox_zygote.py's WALL_BACKSTOP_FACTOR / _EXTRA_S: the most wall time one suite may take. */
+export const WALL_BACKSTOP_FACTOR = 10;
+export const WALL_BACKSTOP_EXTRA_S = 5;
+
 /** The largest frame accepted from the server (its own caps keep real results far below this). */
 export const FRAME_CAP = 256 * 1024 * 1024;
 
@@ -43,6 +49,7 @@ export function resultProblem(msg: unknown, expectedId: number): string | null {
   if (!Array.isArray(m.outcomes) || !m.outcomes.every((o) => typeof o === 'string')) return 'frame has no outcomes';
   if (!Array.isArray(m.judged) || m.judged.length !== m.outcomes.length || !m.judged.every((j) => j === 'parent' || j === 'child')) return 'frame has no judged list matching its outcomes';
   if (typeof m.wall_ms !== 'number') return 'frame has no wall_ms';
+  if (m.cpu_ms !== undefined && typeof m.cpu_ms !== 'number') return 'frame has a non-number cpu_ms';
   if (m.infra_error !== undefined && typeof m.infra_error !== 'string') return 'frame has a non-string infra_error';
   return null;
 }
@@ -97,9 +104,12 @@ export class ForkServer {
     if (this.dead) return Promise.reject(this.dead);
     if (this.pending) return Promise.reject(new Error('ForkServer.run: one request at a time'));
     return new Promise<WireResult>((resolve, reject) => {
+      // The server's own wall backstop (infra/runner/sandbox_zygote.py: a starved child may run that long on a
+      // loaded machine, since its limit does not count time waiting for a CPU), then the grace.
+      const backstopS = WALL_BACKSTOP_FACTOR * req.timeout_s + WALL_BACKSTOP_EXTRA_S;
       const timer = setTimeout(() => {
-        this.fail(new ForkServerDied(`fork server did not answer within ${req.timeout_s}s + grace`, true));
-      }, req.timeout_s * 1000 + this.graceMs);
+        this.fail(new ForkServerDied(`fork server did not answer within ${backstopS}s + grace`, true));
+      }, backstopS * 1000 + this.graceMs);
       this.pending = { id: req.id, resolve, reject, timer };
       const body = Buffer.from(JSON.stringify(req), 'utf8');
       const head = Buffer.alloc(4);

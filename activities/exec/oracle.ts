@@ -79,14 +79,14 @@ class CachedOracle implements Oracle {
     const n = suiteSources(suite).length;
     let raw = await this.pool.run(code, suite, n, timeoutS);
     if (raw.infraError) raw = await this.pool.run(code, suite, n, timeoutS);
-    const result: ExecResult = { outcomes: raw.outcomes, wall_ms: raw.wall_ms, passed: !raw.infraError && raw.outcomes.every((o) => o === 'pass'), cached: false };
+    const result: ExecResult = { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms, passed: !raw.infraError && raw.outcomes.every((o) => o === 'pass'), cached: false };
     if (raw.judged) result.judged = raw.judged;
     if (raw.infraError) {
       result.infra_error = raw.infraError;
       return result;
     }
     try {
-      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms });
+      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms });
     } catch (err) {
       if (err instanceof DamagedCacheError) return cacheFault(err);
       throw err;

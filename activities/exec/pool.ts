@@ -22,6 +22,8 @@ export interface RawRun {
   /** How each outcome was judged (see ExecResult.judged); absent when infrastructure failed. */
   judged?: ('parent' | 'child')[];
   wall_ms: number;
+  /** The child's CPU time (0 when infrastructure failed). */
+  cpu_ms: number;
   /** Set when infrastructure, not the code, decided the outcomes: they must not be cached or scored. */
   infraError?: string;
   layers: SandboxLayers;
@@ -47,7 +49,7 @@ export class SandboxPool {
 
   async run(code: string, suite: unknown, nTests: number, timeoutS: number): Promise<RawRun> {
     const slot = await this.acquire();
-    const failed = (why: string): RawRun => ({ outcomes: new Array(nTests).fill('ERROR: SandboxDied'), wall_ms: 0, infraError: why, layers: {} });
+    const failed = (why: string): RawRun => ({ outcomes: new Array(nTests).fill('ERROR: SandboxDied'), wall_ms: 0, cpu_ms: 0, infraError: why, layers: {} });
     try {
       let server: ForkServer;
       try {
@@ -60,7 +62,7 @@ export class SandboxPool {
         const res = await server.run(req);
         if (res.outcomes.length !== nTests) return failed(`sandbox answered ${res.outcomes.length} outcomes for ${nTests} tests`);
         this.lastLayers = res.sandbox ?? {};
-        return { outcomes: res.outcomes, judged: res.judged, wall_ms: res.wall_ms, infraError: res.infra_error, layers: this.lastLayers };
+        return { outcomes: res.outcomes, judged: res.judged, wall_ms: res.wall_ms, cpu_ms: res.cpu_ms ?? 0, infraError: res.infra_error, layers: this.lastLayers };
       } catch (err) {
         if (err instanceof ForkServerRefused) return failed(`sandbox refused the request: ${err.message}`);
         if (!(err instanceof ForkServerDied)) throw err;

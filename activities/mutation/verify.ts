@@ -107,7 +107,7 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
     if (e.candidates.length === 0) return reject(i, 'NO_CANDIDATES', 'canonical', 'no mutation operator applies to this code');
     const p: TaskProgress = { candidates: e.candidates, order: verificationOrder(e.candidates, opts.seed, j.task_id), tried: new Set(), verified: [], tests: suiteSources(j.suite).length };
     progress.set(i, p);
-    const timeout_s = mutantTimeLimitS(canon.wall_ms);
+    const timeout_s = mutantTimeLimitS(canon.cpu_ms ?? canon.wall_ms);
     outcomes[i].mutant_timeout_s = timeout_s;
     for (let picks = nextRound(p, limits); picks.length > 0; picks = nextRound(p, limits)) {
       const results = await oracle.runMany(picks.map((c): ExecRequest => ({ code: p.candidates[c].code, suite: j.suite, timeout_s })));

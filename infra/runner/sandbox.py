@@ -14,7 +14,9 @@ fork, and judging in the same process afterwards (a cost baseline, not a safe or
 Frames: 4-byte big-endian length + UTF-8 JSON object (sandbox_wire), capped.
 Request: {"id", "code", "suite": {"kind": "asserts", "tests": [...], "setup"?} | {"kind": "check",
           "program", "entry_point"}, "timeout_s", "memory_mb"?}
-Result:  {"id", "outcomes": [...], "judged": ["parent" | "child", ...], "wall_ms", "sandbox": {layers},
+          timeout_s counts the child's time computing or blocked, not its time waiting for a CPU, so a verdict
+          near the limit does not depend on the machine's load (sandbox_zygote.run_forked).
+Result:  {"id", "outcomes": [...], "judged": ["parent" | "child", ...], "wall_ms", "cpu_ms", "sandbox": {layers},
           "infra_error"?: one line} or {"id", "error": one line} when the request itself was unusable.
 
 Threat model. The code under test and anything it does at run time is hostile; the test suites, this
@@ -179,7 +181,7 @@ def serve():
                 break
             outcomes, judged = judge_report(judges, report["items"])
             result = {"id": rid, "outcomes": outcomes, "judged": judged, "wall_ms": report["wall_ms"],
-                      "sandbox": layers(env, report["sandbox"])}
+                      "cpu_ms": report.get("cpu_ms", 0.0), "sandbox": layers(env, report["sandbox"])}
             if report.get("infra"):
                 result["infra_error"] = report["infra"]
             write_frame(stdout, result)

@@ -31,7 +31,7 @@ def prepare(judge_pid, scratch_root, disabled=()):
     """Build what every child shares: the view (root only), the Landlock paths, the seccomp program.
     `disabled` switches layers off, for the per-layer benchmark only (the fork server never passes it)."""
     env = {"uid": UID_BASE + judge_pid, "view": False, "scratch_root": scratch_root, "view_error": None,
-           "disabled": tuple(disabled)}
+           "disabled": tuple(disabled), "proc_fd": _open_proc()}
     if os.geteuid() == 0 and "view" not in disabled:
         mountpoint = tempfile.mkdtemp(prefix="view-", dir=scratch_root)
         try:
@@ -49,6 +49,16 @@ def prepare(judge_pid, scratch_root, disabled=()):
     return env
 
 
+def _open_proc():
+    """A handle on /proc, opened before the view hides it: the zygote reads its children's schedstat through it
+    (_charged_s). Close-on-exec, and every child closes all descriptors but its result pipe before any candidate
+    code runs. None when there is no /proc (the limit is then wall time)."""
+    try:
+        return os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
 def serve(req_fd, res_fd, env):
     reader, writer = os.fdopen(req_fd, "rb"), os.fdopen(res_fd, "wb")
     while True:
@@ -59,7 +69,7 @@ def serve(req_fd, res_fd, env):
             report = run_forked(plan, env)
         except Exception as exc:  # fork or pidfd refused (memory, process table): the server's fault, not the code's
             n = len(plan["items"])
-            report = {"items": [{"o": "ERROR: SandboxDied"}] * n, "sandbox": {}, "wall_ms": 0.0,
+            report = {"items": [{"o": "ERROR: SandboxDied"}] * n, "sandbox": {}, "wall_ms": 0.0, "cpu_ms": 0.0,
                       "infra": f"zygote could not run the suite: {type(exc).__name__}: {exc}"[:300], "violation": None}
         write_frame(writer, report)
 
@@ -220,6 +230,40 @@ def _kill_group(pid):
             pass
 
 
+# A suite's time limit counts the time the child spends computing (on a CPU) or blocked (sleeping, waiting on
+# I/O), never the time it waits for a CPU on a busy machine: so a verdict near the limit is the same whatever
+# the load. The kernel's schedstat gives both (on-CPU time and run-queue wait, in ns). A busy child's run-queue
+# wait is counted only once it is back on a CPU, so while it is runnable only its CPU time is used, which is
+# exact for it; a child that is not runnable is charged wall time minus its run-queue wait.
+# WALL_BACKSTOP_* bound the wall time whatever the load (a child starved that long is a TIMEOUT, failing closed);
+# the Node watchdog (activities/exec/forkServer.ts) waits longer than the backstop.
+WALL_BACKSTOP_FACTOR = 10
+WALL_BACKSTOP_EXTRA_S = 5
+
+
+def _read_proc(proc_fd, path):
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=proc_fd)
+    try:
+        return os.read(fd, 4096)
+    finally:
+        os.close(fd)
+
+
+def _charged_s(proc_fd, pid, wall_s):
+    """Seconds of the limit the child has used: CPU time while it is runnable, else wall minus run-queue wait.
+    None when the kernel has no schedstat (the limit is then plain wall time)."""
+    if proc_fd is None:
+        return None
+    try:
+        on_cpu_ns, wait_ns = (int(x) for x in _read_proc(proc_fd, f"{pid}/schedstat").split()[:2])
+        state = _read_proc(proc_fd, f"{pid}/stat").rsplit(b")", 1)[1].split()[0]
+    except (OSError, ValueError, IndexError):
+        return None
+    if state == b"R":
+        return on_cpu_ns / 1e9
+    return wall_s - wait_ns / 1e9
+
+
 def run_forked(plan, env):
     kinds = ["e" if "e" in it else "s" for it in plan["items"]]
     report = _Report(kinds)
@@ -232,17 +276,24 @@ def run_forked(plan, env):
         child.run_plan(plan, {**env, "scratch": scratch}, w)  # never returns
     os.close(w)
     timed_out = killed_by_us = False
-    status = None
+    status = usage = None
     pidfd = os.pidfd_open(pid)
     try:
-        deadline = start + float(plan["timeout_s"])
+        limit = float(plan["timeout_s"])
+        backstop = start + WALL_BACKSTOP_FACTOR * limit + WALL_BACKSTOP_EXTRA_S
         open_fds = [r, pidfd]
+        # The charged time grows no faster than wall time, so waiting (limit - charged) never overshoots.
+        deadline = start + limit
         while status is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                timed_out = True
-                break
-            ready, _, _ = select.select(open_fds, [], [], left)
+            now = time.monotonic()
+            if now >= deadline:
+                charged = _charged_s(env.get("proc_fd"), pid, now - start)
+                left = limit - (now - start if charged is None else charged)
+                if left <= 0 or now >= backstop:
+                    timed_out = True
+                    break
+                deadline = min(now + left, backstop)
+            ready, _, _ = select.select(open_fds, [], [], max(0.0, deadline - now))
             if r in ready:
                 chunk = os.read(r, 65536)
                 if chunk:
@@ -253,7 +304,7 @@ def run_forked(plan, env):
                     open_fds.remove(r)
             if pidfd in ready:
                 # Exited: what it wrote before exiting is still in the pipe (nothing else holds its write end).
-                _, status = os.waitpid(pid, 0)
+                _, status, usage = os.wait4(pid, 0)
                 os.set_blocking(r, False)
                 try:
                     while report.violation is None and (chunk := os.read(r, 65536)):
@@ -264,7 +315,7 @@ def run_forked(plan, env):
         if status is None:
             _kill_group(pid)
             killed_by_us = True
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
         os.close(pidfd)
         os.close(r)
     wall_ms = (time.monotonic() - start) * 1000
@@ -276,5 +327,7 @@ def run_forked(plan, env):
         missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us)
         infra = infra or why
         items += [{"o": missing}] * (len(kinds) - len(items))
-    return {"items": items, "sandbox": report.meta or {}, "wall_ms": round(wall_ms, 3), "infra": infra,
-            "violation": report.violation}
+    # CPU time (user + system) of the child: what a mutant's limit derives from (core/mutation/timeLimit.ts).
+    cpu_ms = (usage.ru_utime + usage.ru_stime) * 1000
+    return {"items": items, "sandbox": report.meta or {}, "wall_ms": round(wall_ms, 3), "cpu_ms": round(cpu_ms, 3),
+            "infra": infra, "violation": report.violation}

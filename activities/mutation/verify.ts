@@ -5,7 +5,7 @@ import { describeMutation } from '../../core/mutation/describe.ts';
 import { verificationOrder } from '../../core/mutation/order.ts';
 import { isDone, kept, nextRound, type RoundLimits, type TaskProgress } from '../../core/mutation/rounds.ts';
 import { selectDistractors } from '../../core/mutation/select.ts';
-import { mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
+import { CANONICAL_MAX_CPU_MS, canonicalTooSlow, mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
@@ -20,7 +20,7 @@ export interface MutationJob {
 
 export interface MutationRejection {
   task_id: string;
-  code: 'CANONICAL_UNPARSABLE' | 'CANONICAL_FAILS' | 'NO_CANDIDATES' | 'NO_VERIFIED_MUTANT';
+  code: 'CANONICAL_UNPARSABLE' | 'CANONICAL_FAILS' | 'CANONICAL_TOO_SLOW' | 'NO_CANDIDATES' | 'NO_VERIFIED_MUTANT';
   field: string;
   message: string;
 }
@@ -99,6 +99,13 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
     if (canonicalsDone % 200 === 0) say(`canonicals ${canonicalsDone}/${jobs.length}, ${verifiedCount} candidates verified`);
     const e = (await enumerating)[i];
     if (!e.ok) return reject(i, 'CANONICAL_UNPARSABLE', 'canonical', e.error);
+    // CPU time (wall time only from oracles that do not report it): the measure that does not follow the load.
+    const canonMs = canon.cpu_ms ?? canon.wall_ms;
+    // One verdict for a slow canonical whatever the load: over the CPU bound, or out of time altogether.
+    const onlyTimeouts = !canon.passed && canon.outcomes.every((o) => o === 'pass' || o === 'TIMEOUT');
+    if (onlyTimeouts || (canon.passed && canonicalTooSlow(canonMs))) {
+      return reject(i, 'CANONICAL_TOO_SLOW', 'canonical', `canonical takes more than ${CANONICAL_MAX_CPU_MS / 1000} s of CPU time (its mutants could not be verified within 5 s)`);
+    }
     if (!canon.passed) {
       const bad = canon.outcomes.map((o, t) => (o === 'pass' ? null : `tests[${t}]: ${o}`)).filter(Boolean);
       return reject(i, 'CANONICAL_FAILS', 'canonical', `canonical fails its own tests (${bad.join('; ')})`);
@@ -107,7 +114,7 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
     if (e.candidates.length === 0) return reject(i, 'NO_CANDIDATES', 'canonical', 'no mutation operator applies to this code');
     const p: TaskProgress = { candidates: e.candidates, order: verificationOrder(e.candidates, opts.seed, j.task_id), tried: new Set(), verified: [], tests: suiteSources(j.suite).length };
     progress.set(i, p);
-    const timeout_s = mutantTimeLimitS(canon.cpu_ms ?? canon.wall_ms);
+    const timeout_s = mutantTimeLimitS(canonMs);
     outcomes[i].mutant_timeout_s = timeout_s;
     for (let picks = nextRound(p, limits); picks.length > 0; picks = nextRound(p, limits)) {
       const results = await oracle.runMany(picks.map((c): ExecRequest => ({ code: p.candidates[c].code, suite: j.suite, timeout_s })));

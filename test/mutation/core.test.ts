@@ -5,7 +5,7 @@ import { classifyOutcomes } from '../../core/mutation/classify.ts';
 import { verificationOrder } from '../../core/mutation/order.ts';
 import { selectDistractors } from '../../core/mutation/select.ts';
 import { isDone, nextRound, type TaskProgress } from '../../core/mutation/rounds.ts';
-import { mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
+import { canonicalTooSlow, mutantTimeLimitS } from '../../core/mutation/timeLimit.ts';
 import { describeMutation } from '../../core/mutation/describe.ts';
 import { buildYieldReport } from '../../core/mutation/yieldReport.ts';
 import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/types.ts';
@@ -117,6 +117,13 @@ test('mutant time limits: 10x the canonical, floor 0.2 s, rounded up to a tier, 
     const limit = mutantTimeLimitS(ms);
     assert.ok(limit <= old && limit >= Math.min(old, Math.max(0.2, (10 * ms) / 1000)), `${ms} ms -> ${limit} s`);
   }
+});
+
+test('a canonical is too slow over 1 s of CPU time (MBPP: only mbpp_123, 2-4 s; the next slowest under 15 ms)', () => {
+  assert.equal(canonicalTooSlow(15), false);
+  assert.equal(canonicalTooSlow(1000), false);
+  assert.equal(canonicalTooSlow(1001), true);
+  assert.equal(canonicalTooSlow(2000), true);
 });
 
 test('bug descriptions say what changed and where', () => {

@@ -77,3 +77,23 @@ test('selected mutants verifiably fail with wrong output; bad tasks are rejected
   const again = await mutateAndVerify(jobs, oracle, { seed: 1, mutator: { cachePath: null } });
   assert.deepEqual(again.map((o) => o.distractors), out.map((o) => o.distractors));
 });
+
+test('a canonical over 1 s of CPU, or out of time, is CANONICAL_TOO_SLOW whatever the load; 0.9 s goes on to its mutants', async () => {
+  // The real oracle runs the suites; only the canonical's measured CPU time (or a timeout) is what the case sets.
+  const cases: [string, (r: Awaited<ReturnType<Oracle['run']>>) => Awaited<ReturnType<Oracle['run']>>, string | undefined][] = [
+    ['cpu 1.5 s', (r) => ({ ...r, cpu_ms: 1500 }), 'CANONICAL_TOO_SLOW'],
+    ['timed out', (r) => ({ ...r, passed: false, outcomes: r.outcomes.map((o, t) => (t === 0 ? 'TIMEOUT' : o)) }), 'CANONICAL_TOO_SLOW'],
+    ['cpu 0.9 s', (r) => ({ ...r, cpu_ms: 900 }), undefined],
+  ];
+  for (const [name, edit, code] of cases) {
+    const wrapped: Oracle = {
+      run: async (req) => (req.code === clamp.canonical ? edit(await oracle.run(req)) : oracle.run(req)),
+      runMany: (reqs) => Promise.all(reqs.map((r) => wrapped.run(r))),
+      close: async () => {},
+    };
+    const [out] = await mutateAndVerify([clamp], wrapped, { seed: 1, mutator: { cachePath: null } });
+    assert.equal(out.rejection?.code, code, name);
+    if (code) assert.match(out.rejection!.message, /more than 1 s of CPU time/);
+    else assert.equal(out.mutant_timeout_s, 3, '0.9 s of CPU: 10x is 9 s, capped at the old 3 s tier');
+  }
+});

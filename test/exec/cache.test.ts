@@ -185,3 +185,39 @@ test('code that raises its own SandboxDied is an ordinary outcome, and cached', 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the child\'s CPU time is stored and read back (a warm rebuild derives the same mutant limits); files made before the cpu_ms column gain it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-cpu-'));
+  try {
+    const path = join(dir, 'old.sqlite');
+    // The table as files written before cpu_ms have it, with one row.
+    const Database = (await import('better-sqlite3')).default;
+    const old = new Database(path);
+    old.exec(`CREATE TABLE exec_runs (key TEXT PRIMARY KEY, content_key TEXT NOT NULL, timeout_s REAL NOT NULL, runner_version TEXT NOT NULL,
+      outcomes TEXT NOT NULL, n_pass INTEGER NOT NULL, timed_out INTEGER NOT NULL, wall_ms REAL NOT NULL,
+      created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`);
+    old.prepare('INSERT INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(execRunKey('c-old', 5), 'c-old', 5, 'v', '["pass"]', 1, 0, 12);
+    old.close();
+    const cache = new ExecCache(path);
+    assert.deepEqual(cache.get('c-old', 5), { outcomes: ['pass'], wall_ms: 12 }, 'an old row reads back without cpu_ms');
+    cache.put('c-new', 0.2, 'v', { outcomes: ['FAIL'], wall_ms: 40, cpu_ms: 7.5 });
+    cache.close();
+    const again = new ExecCache(path);
+    assert.deepEqual(again.get('c-new', 0.2), { outcomes: ['FAIL'], wall_ms: 40, cpu_ms: 7.5 });
+    again.close();
+    // Through the oracle: a fresh run reports its CPU time, and the cached answer carries the same value.
+    const oracle = await openOracle({ cachePath: join(dir, 'o.sqlite'), concurrency: 1 });
+    try {
+      const first = await oracle.run({ code, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] } });
+      assert.ok(typeof first.cpu_ms === 'number' && first.cpu_ms > 0 && first.cpu_ms <= first.wall_ms + 1, `cpu ${first.cpu_ms} ms, wall ${first.wall_ms} ms`);
+      const hit = await oracle.run({ code, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] } });
+      assert.equal(hit.cached, true);
+      assert.equal(hit.cpu_ms, first.cpu_ms);
+    } finally {
+      await oracle.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -81,7 +81,8 @@ export const EmbeddingConfig = z
     license: z.string().nullable().default(null),
     /**
      * Run when the user names no configurations (`npm start`, `execretrieval run`/`embed` without --configs).
-     * False for a configuration too slow for the default run (all-mpnet-base-v2): it runs when named.
+     * False for a configuration the default run's time budget leaves out (all-mpnet-base-v2, the int8 MiniLM;
+     * docs/local-models.md says why): it runs when named.
      */
     default_run: z.boolean().default(true),
     /** One of the paper's 23 + BM25 configurations. */

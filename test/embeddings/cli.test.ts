@@ -33,7 +33,7 @@ test('configs --json lists every configuration with whether it can run here, use
   assert.equal((by.get('my-server') as any).runnable, true);
   // Each with its kind and license (the weights' own, as the package or model card states it).
   const int8 = by.get('local-all-minilm-l6-v2-int8') as any;
-  assert.deepEqual([int8.kind, int8.license, int8.runnable, int8.default_run], ['dense', 'Apache-2.0', true, true]);
+  assert.deepEqual([int8.kind, int8.license, int8.runnable, int8.default_run], ['dense', 'Apache-2.0', true, false]);
   assert.deepEqual([(by.get('bm25') as any).kind, (by.get('local-static-64') as any).license], ['lexical', 'MIT']);
   assert.deepEqual([(by.get('local-splade-tiny') as any).kind, (by.get('local-splade-tiny') as any).runnable], ['sparse', true]);
   assert.deepEqual([(by.get('local-all-mpnet-base-v2') as any).runnable, (by.get('local-all-mpnet-base-v2') as any).default_run], [true, false]);

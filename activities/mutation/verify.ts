@@ -94,7 +94,9 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
 
   const runTask = async (i: number): Promise<void> => {
     const j = jobs[i];
-    const canon = await oracle.run({ code: j.canonical, suite: j.suite });
+    // Under the too-slow bound itself: a canonical over it is rejected anyway, so waiting out the default 5 s
+    // (mbpp_123: 4-5 s of CPU) buys nothing. One that finishes answers the gate's and scoring's longer limits.
+    const canon = await oracle.run({ code: j.canonical, suite: j.suite, timeout_s: CANONICAL_MAX_CPU_MS / 1000 });
     if (++canonicalsDone === jobs.length) timings.canonicals_s = since();
     if (canonicalsDone % 200 === 0) say(`canonicals ${canonicalsDone}/${jobs.length}, ${verifiedCount} candidates verified`);
     const e = (await enumerating)[i];

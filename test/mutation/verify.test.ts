@@ -97,3 +97,16 @@ test('a canonical over 1 s of CPU, or out of time, is CANONICAL_TOO_SLOW whateve
     else assert.equal(out.mutant_timeout_s, 3, '0.9 s of CPU: 10x is 9 s, capped at the old 3 s tier');
   }
 });
+
+test('a canonical that really needs seconds of CPU is stopped at the 1 s bound and rejected as too slow', async () => {
+  const slow: MutationJob = {
+    task_id: 'slow', function_name: 'total',
+    canonical: 'def total(n):\n    s = 0\n    for i in range(n):\n        s += i % 7\n    return s\n',
+    suite: { kind: 'asserts', tests: ['assert total(100_000_000) >= 0'] },
+  };
+  const t0 = performance.now();
+  const [out] = await mutateAndVerify([slow], oracle, { seed: 1, mutator: { cachePath: null } });
+  assert.equal(out.rejection?.code, 'CANONICAL_TOO_SLOW');
+  assert.equal(out.verified.length, 0, 'no mutant was run');
+  assert.ok(performance.now() - t0 < 30_000);
+});

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { tableFromArrays } from 'apache-arrow';
-import type { TestSuite } from '../../schemas/exec.ts';
+import { isBareFailure, type TestSuite } from '../../schemas/exec.ts';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { openCacheDb } from '../storage/sqliteChecked.ts';
 import { writeParquet } from '../storage/parquet.ts';
@@ -46,11 +46,13 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * lets the gate (default timeout) reuse the mutation engine's verification runs (shorter timeout).
  *
  * A run that timed out under a shorter limit answers a longer one only when the caller asks with
- * `timeoutFails` (ExecRequest.timeout_fails): it needs exactly "does it fail, and how", and takes the tests
- * that hit the shorter limit as failed. The gate's distractor stage asks so: a distractor verification kept
- * failed a test by wrong output before its timeout, which no longer limit can undo, and a mutant loop that
- * never ends times out under 5 s as it did under 0.2 s (without this rule each one cost the gate 5 s more).
- * Every other lookup (a canonical, which must pass) gets only its own limit's timeouts.
+ * `timeoutFails` (ExecRequest.timeout_fails) and the run also failed a test by wrong output (a bare FAIL): that
+ * test finished, deterministically, so the suite fails under any limit; the caller needs exactly "does it fail,
+ * and how", and takes the tests that hit the shorter limit as failed. The gate's distractor stage and scoring
+ * ask so: a distractor verification kept has such a failure, and a mutant loop that never ends times out under
+ * 5 s as it did under 0.2 s (without this rule each one cost the gate, and scoring when it is retrieved, 5 s
+ * more). A run with only timeouts and crashes never answers a longer limit: under it, it might pass. Every other
+ * lookup (a canonical, which must pass) gets only its own limit's timeouts.
  *
  * Damage is never an answer: the file is checked on open (`quick_check`), and a row that cannot be read back, or
  * reads back as something other than a list of outcomes, throws DamagedCacheError (file + repair command), which
@@ -58,7 +60,7 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  */
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null }>;
+  private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number }>;
   private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number, number | null]>;
 
   constructor(
@@ -83,11 +85,10 @@ export class ExecCache {
     // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
     const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
-    // The run under exactly t first, else the longest shorter run that finished (or, with timeoutFails, the
-    // longest shorter run): one answer for one state.
-    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms FROM exec_runs
-      WHERE content_key = ? AND (timeout_s = ? OR (timeout_s < ? AND (timed_out = 0 OR ? = 1)))
-      ORDER BY timeout_s = ? DESC, timeout_s DESC LIMIT 1`);
+    // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
+    // class comment): one answer for one state.
+    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out FROM exec_runs
+      WHERE content_key = ? AND timeout_s <= ? ORDER BY timeout_s = ? DESC, timeout_s DESC`);
     this.putStmt = this.db.prepare(
       `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms, cpu_ms)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -96,13 +97,16 @@ export class ExecCache {
 
   /** The stored run that answers (content, timeoutS), if any; `timeoutFails`: see the class comment. */
   get(contentKey: string, timeoutS: number, timeoutFails = false): CachedRun | undefined {
-    const row = this.guard(() => this.getStmt.get(contentKey, timeoutS, timeoutS, timeoutFails ? 1 : 0, timeoutS));
-    if (!row) return undefined;
-    const outcomes = parseOutcomes(row.outcomes);
-    if (!outcomes || typeof row.wall_ms !== 'number' || !(row.cpu_ms === null || typeof row.cpu_ms === 'number')) {
-      throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
+    const rows = this.guard(() => this.getStmt.all(contentKey, timeoutS, timeoutS));
+    for (const row of rows) {
+      const outcomes = parseOutcomes(row.outcomes);
+      if (!outcomes || typeof row.wall_ms !== 'number' || !(row.cpu_ms === null || typeof row.cpu_ms === 'number')) {
+        throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
+      }
+      const answers = row.timeout_s === timeoutS || !row.timed_out || (timeoutFails && outcomes.some(isBareFailure));
+      if (answers) return row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
     }
-    return row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
+    return undefined;
   }
 
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun): void {

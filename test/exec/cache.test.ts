@@ -114,20 +114,28 @@ test('a run that finished under a shorter timeout answers a longer one; a timed-
   }
 });
 
-test('a timed-out run under a shorter limit answers a longer one only for a caller that takes a timeout as failure', () => {
+test('a timed-out run under a shorter limit answers a longer one only for a caller that takes a timeout as failure, and only when a test failed by wrong output', () => {
   const cache = new ExecCache(':memory:');
   try {
     const suite2: TestSuite = { kind: 'asserts', tests: ['assert f() == 1', 'assert f() == 2'] };
     const loop = execContentKey('v', 'def f():\n    while True: pass\n', suite2);
-    cache.put(loop, 0.2, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 200 });
+    cache.put(loop, 0.2, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 200 });
     assert.equal(cache.get(loop, 5), undefined, 'not for a plain lookup');
-    assert.deepEqual(cache.get(loop, 5, true), { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 200 });
+    assert.deepEqual(cache.get(loop, 5, true), { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 200 });
     assert.equal(cache.get(loop, 0.1, true), undefined, 'never for a shorter limit than it ran under');
     // Of several shorter runs the longest answers; an exact-limit row still wins.
-    cache.put(loop, 1, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 1000 });
+    cache.put(loop, 1, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 1000 });
     assert.equal(cache.get(loop, 5, true)?.wall_ms, 1000);
-    cache.put(loop, 5, 'v', { outcomes: ['TIMEOUT', 'TIMEOUT'], wall_ms: 5000 });
+    cache.put(loop, 5, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 5000 });
     assert.equal(cache.get(loop, 5, true)?.wall_ms, 5000);
+    // Only timeouts and crashes: under a longer limit it might pass, so it answers nothing longer; a shorter run
+    // that finished still does (it is taken over the timed-out longer one).
+    const slow = execContentKey('v', 'def f():\n    return sum(range(10**7)) and 1\n', suite2);
+    cache.put(slow, 0.5, 'v', { outcomes: ['TIMEOUT', 'ERROR: TypeError'], wall_ms: 500 });
+    assert.equal(cache.get(slow, 5, true), undefined);
+    cache.put(slow, 0.2, 'v', { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
+    assert.deepEqual(cache.get(slow, 5, true), { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
+    assert.deepEqual(cache.get(slow, 5), { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
   } finally {
     cache.close();
   }

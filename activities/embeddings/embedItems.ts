@@ -2,6 +2,7 @@ import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
 import { emptyStats, type EmbedStats } from '../../core/embeddings/stats.ts';
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
+import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
 import { textHash, type EmbeddingCache } from './cache.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.ts';
 import { checkBatch, type EmbedBatchResult, type EmbeddingProvider } from './types.ts';
@@ -57,12 +58,14 @@ export async function embedItems(config: EmbeddingConfig, side: Side, items: rea
 
   const found = deps.cache.getMany(config.config_id, fp, [...unique.keys()]);
   stats.cached = found.size;
-  // Batches of similar length: a local model pads every text of a batch to the longest, so sorting by length
-  // cuts its work several-fold on code (MBPP snippets range from 30 to 250+ tokens); hosted APIs do not care.
-  // Stable sort (ties keep first-seen order), so batches are deterministic.
-  const missing = [...unique.entries()].filter(([h]) => !found.has(h)).sort((a, b) => a[1].length - b[1].length);
+  const missing = [...unique.entries()].filter(([h]) => !found.has(h));
   if (missing.length) {
     const provider = await deps.provider();
+    // Batches of similar length: a local model pads every text of a batch to the longest, so shortest first cuts
+    // its work (MBPP snippets range from 30 to 250+ tokens); by its own token counts when it has a tokenizer.
+    const texts = missing.map(([, t]) => t);
+    const order = lengthOrder(provider.countTokens?.(texts) ?? texts.map((t) => t.length));
+    missing.splice(0, missing.length, ...order.map((i) => missing[i]));
     const total = Math.ceil(missing.length / config.batch_size);
     for (let b = 0; b < total; b++) {
       const batch = missing.slice(b * config.batch_size, (b + 1) * config.batch_size);

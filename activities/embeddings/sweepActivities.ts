@@ -14,6 +14,7 @@ import { loadRegistry } from './configs.ts';
 import { embedItems } from './embedItems.ts';
 import { loadBenchmarkItems } from './benchmarkItems.ts';
 import { writeMatrix } from './matrix.ts';
+import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
 import { createProvider } from './providers/index.ts';
 import { ProviderResponseError, ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from './types.ts';
 import type { RetryPolicy } from './retry.ts';
@@ -32,10 +33,20 @@ export interface EmbedActivitiesDeps {
   retry?: RetryPolicy;
 }
 
+/** Positions [start, end) in the side's items ordered shortest first (`lengthOrdered`), so one activity holds texts of similar length. */
 export interface BatchPlan {
   side: Side;
   start: number;
   end: number;
+}
+
+/**
+ * A side's items shortest first (by characters; lengthOrder's ties keep benchmark order): the plan's ranges index
+ * this order, so padding to the longest text of a batch stays small across the whole corpus, not only within
+ * each activity's share of it. Every activity derives the same order from the same file.
+ */
+export function lengthOrdered<T extends { text: string }>(list: readonly T[]): T[] {
+  return lengthOrder(list.map((x) => x.text.length)).map((i) => list[i]);
 }
 
 export interface ConfigPlan {
@@ -123,7 +134,7 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
     async embedBatch(input: { runDir: string; config: EmbeddingConfig; batch: BatchPlan }): Promise<EmbedStats> {
       const items = loadBenchmarkItems(input.runDir);
       const list = input.batch.side === 'query' ? items.queries : items.corpus;
-      const slice = list.slice(input.batch.start, input.batch.end);
+      const slice = lengthOrdered(list).slice(input.batch.start, input.batch.end);
       try {
         // Heartbeats on a timer, not per batch: a provider's Retry-After wait or a slow batch is not a dead worker.
         const r = await withHeartbeat(() =>

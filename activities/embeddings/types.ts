@@ -14,6 +14,11 @@ export interface EmbedBatchResult {
  */
 export interface EmbeddingProvider {
   embed(texts: readonly string[], side: Side): Promise<EmbedBatchResult>;
+  /**
+   * Tokens each text is fed to the model as (after truncation), for batching by length (core/embeddings/lengthOrder.ts);
+   * only models that pad a batch to its longest text have it: without it, texts are ordered by characters.
+   */
+  countTokens?(texts: readonly string[]): number[];
   close?(): Promise<void>;
 }
 

@@ -14,6 +14,7 @@ import { GitRepo } from './git.ts';
 import { grammarOf, languageOf } from './language.ts';
 import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts';
 import { grammarVersions } from './treeSitter.ts';
+import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
 
 export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${CONFIG_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}`;
 
@@ -63,7 +64,7 @@ export async function chunkFile(path: string, text: string, revision: string, lo
  */
 export async function embedChunks(chunks: readonly Chunk[], embedder: Embedder, groupSize: number, log: (m: string) => void = () => {}, form: DenseTextForm = DEFAULT_DENSE_TEXT): Promise<Float32Array[]> {
   const texts = chunks.map((c) => denseText(c, form));
-  const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length || a - b);
+  const order = lengthOrder(texts.map((t) => t.length));
   const vectors: Float32Array[] = new Array(chunks.length);
   for (let i = 0; i < order.length; i += groupSize) {
     const group = order.slice(i, i + groupSize);

@@ -49,6 +49,10 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
       for (const m of mask) tokens += Number(m);
       return { vectors, tokens };
     },
+    countTokens(texts) {
+      // Specials included, capped at the truncation length: the row width this text adds to a padded batch.
+      return texts.map((t) => Math.min(tokenizer.encode(t).length, maxLength ?? Infinity));
+    },
     async close() {
       await model.dispose();
     },

@@ -61,10 +61,11 @@ function caseSection(rc: ReportCase, chunkOf: (id: string) => Chunk | undefined)
   const verdict = r.passed ? 'PASS' : `FAIL: ${r.diagnosis}`;
   const links = [`<a href="${esc(rc.caseHref)}">case record</a>`, rc.evidenceHref ? `<a href="${esc(rc.evidenceHref)}">evidence bundle</a>` : ''].filter(Boolean).join(' · ');
   const ctx = tc.context ? Object.entries(tc.context).map(([k, v]) => `${k}=${v}`).join(', ') : 'none';
+  const applied = Object.entries(record.filters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none';
   return `<section class="case ${r.passed ? 'pass' : 'fail'}" data-case="${esc(r.case_id)}" data-retriever="${esc(r.retriever)}" data-passed="${r.passed ? 1 : 0}">
 <h3>${esc(r.case_id)} × ${esc(r.retriever)} — <span class="verdict">${esc(verdict)}</span></h3>
 <p class="query">${esc(r.query)}</p>
-<p>cutoff ${tc.cutoff}; first relevant rank ${r.first_relevant_rank ?? '–'}; group recall ${r.group_recall.toFixed(2)}; context ${r.context_lines ?? '–'} lines, ~${r.context_tokens ?? '–'} tokens; reliable context: ${esc(ctx)}; ${links}</p>
+<p>cutoff ${tc.cutoff}; first relevant rank ${r.first_relevant_rank ?? '–'}; group recall ${r.group_recall.toFixed(2)}; context ${r.context_lines ?? '–'} lines, ~${r.context_tokens ?? '–'} tokens; reliable context: ${esc(ctx)} (applied: <span class="filters">${esc(applied)}</span>); ${links}</p>
 <table><tr><th>rank</th><th>before rerank</th><th>file:lines</th><th>symbols</th><th>role</th><th>verdict</th><th>excerpt</th></tr>
 ${rows}
 </table>

@@ -47,13 +47,14 @@ describe('report.html in headless Chromium', () => {
       evidence: [{ id: 'def', anyOf: [{ file: 'src/http/header.ts', symbol: 'parseHeader', roles: ['definition'] }] }],
       cutoff: 3,
       queryClass: 'exact_identifier',
+      context: { package: 'src/', openFile: 'src/http/server.ts' },
       rationale: 'the only definition',
     };
     writeFileSync(cases, [JSON.stringify(sessionExpiryCase(rev)), JSON.stringify(header)].join('\n') + '\n');
     const index = join(work, 'index');
     const ix = await cli('index', '--repo', r.dir, '--rev', rev, '--out', index);
     assert.equal(ix.code, 0, ix.err);
-    const ev = await cli('eval', '--index', index, '--cases', cases, '--retrievers', 'bm25', '--variants', 'plain,rerank', '--out', run);
+    const ev = await cli('eval', '--index', index, '--cases', cases, '--retrievers', 'bm25', '--variants', 'plain,ctx+rerank', '--out', run);
     assert.equal(ev.code, 0, ev.err);
     assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run \`node infra/bootstrap.mjs\` as root`);
     ctx = await chromium.launchPersistentContext(join(work, 'profile'), {
@@ -96,6 +97,7 @@ describe('report.html in headless Chromium', () => {
       assert.equal(await section.count(), 1, `${rec.case_id} × ${rec.retriever}`);
       assert.equal(await section.getAttribute('data-passed'), res.passed ? '1' : '0');
       assert.equal(await section.locator('.verdict').textContent(), res.passed ? 'PASS' : `FAIL: ${res.diagnosis}`);
+      assert.equal(await section.locator('.filters').textContent(), Object.entries(rec.filters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none');
       const rows = await section.locator('tr.chunk').evaluateAll((els) =>
         els.map((e) => ({ chunk: e.getAttribute('data-chunk'), rank: e.getAttribute('data-rank'), before: e.getAttribute('data-rank-before'), ctx: e.getAttribute('data-in-context'), cells: [...e.querySelectorAll('td')].map((td) => td.textContent ?? '') })),
       );

@@ -8,13 +8,14 @@ import { tokenizeTruncated } from '../embeddings/providers/truncation.ts';
 
 /**
  * Twins whose edit the embedder never saw: the model's truncated token ids (the exact input of
- * providers/localOnnx.ts, template and [SEP] rule included) are identical for twin and canonical. Exact, with the
+ * providers/localOnnx.ts and localSplade.ts, template and [SEP] rule included) are identical for twin and canonical. Exact, with the
  * model's own tokenizer, rather than from the corpus' edit span (UTF-8 byte offsets): no boundary approximation.
  * Only for local transformer configurations with a token limit whose tokenizer is installed; null otherwise
  * (hosted models' tokenizers are not here).
  */
 export function unseenEdits(config: EmbeddingConfig, corpus: readonly CorpusRecord[], modelRoot: string): Set<string> | null {
-  if (config.provider !== 'local-onnx' || !config.max_input_tokens || !config.local) return null;
+  // Both in-process transformers tokenise through tokenizeTruncated (localOnnx.ts, localSplade.ts).
+  if ((config.provider !== 'local-onnx' && config.provider !== 'local-splade') || !config.max_input_tokens || !config.local) return null;
   const dir = join(modelRoot, config.local.model_dir);
   const files = ['tokenizer.json', 'tokenizer_config.json'].map((f) => join(dir, f));
   if (!files.every(existsSync)) return null;

@@ -167,6 +167,9 @@ test('unseen edits: decided by the model tokenizer on the truncated input ([SEP]
   // A short function: every edit is seen. A configuration without a token limit gets no verdict.
   assert.deepEqual([...unseenEdits(config, [rec('c', 'def f(x):\n    return x\n', true), rec('d', 'def f(x):\n    return -x\n', false)], root)!], []);
   assert.equal(unseenEdits({ ...config, max_input_tokens: null }, corpus, root), null);
+  // SPLADE-tiny cuts at 256 pieces through the same tokenisation: covered too, same verdicts.
+  const splade = loadRegistry({ root: projectRoot(), env: {} }).entries.find((e) => e.config.config_id === 'local-splade-tiny')!.config;
+  assert.deepEqual([...unseenEdits(splade, corpus, root)!], ['late']);
 });
 
 test('the tokenizer built from the two files gives the ids AutoTokenizer (the provider) gives', async () => {

@@ -48,6 +48,10 @@ export async function createLocalSpladeProvider(config: EmbeddingConfig, penv: P
       for (const m of mask) tokens += Number(m);
       return { vectors, tokens };
     },
+    countTokens(texts) {
+      // As localOnnx.ts: a batch pads to its longest row, so the sweep orders texts by this width.
+      return texts.map((t) => Math.min(tokenizer.encode(t).length, maxLength ?? Infinity));
+    },
     /** Non-zero terms dropped so far because a text had more than dimensions / 2 (for tests and logs). */
     get pruned() {
       return pruned;

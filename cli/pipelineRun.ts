@@ -76,7 +76,9 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
       if (line !== last && p.stage !== 'start' && p.stage !== 'done') process.stderr.write(`== ${line}\n`);
       last = line;
     };
-    const handle = () => client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined);
+    // One query at a time, and none left in flight when the connection closes (grpc-js throws from a timer then).
+    let inflight: Promise<void> | null = null;
+    const handle = () => (inflight ??= client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined).finally(() => (inflight = null)));
     const poll = setInterval(() => void handle(), 1_000);
     try {
       const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [{ queues, ...settings }] }, (id) => `continuing the run already in flight (${id})`);
@@ -91,6 +93,7 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
       throw err;
     } finally {
       clearInterval(poll);
+      await inflight;
     }
   });
 }

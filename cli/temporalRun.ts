@@ -51,7 +51,8 @@ function exitWhenServerLost(session: Awaited<ReturnType<typeof openTemporal>>, r
 export const temporalLogFile = (runDir: string): string => join(runDir, 'logs', 'temporal.log');
 
 export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
-  quietRuntime(o.logLevel, o.logFile);
+  // The SDK's native runtime serves workers only; installed without one, it keeps the process from exiting.
+  if (o.worker) quietRuntime(o.logLevel, o.logFile);
   const session = await openTemporal({ ui: o.ui });
   exitWhenServerLost(session, o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`);
   const queues = taskQueues(o.queuePrefix);

@@ -178,7 +178,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       }
       return state.output;
     }
-    if (!state.complete && state.reason && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
+    if (!state.complete && state.exists && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
     const l = await sandboxLayers();
     const b = await withExecRounds('build', () =>
       exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l }),
@@ -204,6 +204,8 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [] }],
     }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
+    for (const r of sweep.results) if (r.status === 'failed') note(`embed: ${r.config_id} failed: ${r.reason}`);
+    note(`embed: ${ids('ok').length} configuration(s) embedded${ids('failed').length ? `, ${ids('failed').length} failed` : ''}; report: ${sweep.report}`);
     await record('embed', {
       status: 'done',
       output: { report: sweep.report, ok: ids('ok'), failed: sweep.results.filter((r) => r.status === 'failed').map((r) => ({ config_id: r.config_id, reason: r.reason })), unavailable: ids('unavailable') },

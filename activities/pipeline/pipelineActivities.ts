@@ -9,7 +9,7 @@
  */
 import { resolve, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { benchmarkCompleteness } from '../benchmark/complete.ts';
 import { buildBenchmark, rejectionsByStage } from '../benchmark/build.ts';
 import { runGate } from '../gate/gate.ts';
@@ -132,10 +132,10 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
 export function createPipelineDefaultActivities() {
   return {
     /** Whether runs/<id>/benchmark is complete (its manifest lists every file with the right hash). */
-    async pipelineBuildState(input: { out: string }): Promise<{ complete: true; output: BuildStageOutput } | { complete: false; reason: string }> {
+    async pipelineBuildState(input: { out: string }): Promise<{ complete: true; output: BuildStageOutput } | { complete: false; exists: boolean; reason: string }> {
       return asActivity(async () => {
         const c = benchmarkCompleteness(input.out);
-        if (!c.complete) return { complete: false, reason: c.reason };
+        if (!c.complete) return { complete: false, exists: existsSync(input.out), reason: c.reason };
         return { complete: true, output: buildOutput(input.out, '') };
       });
     },

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { executionsLog, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
+import { executionsLog, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
 
 let tmp: string;
 let src: string;
@@ -25,7 +25,7 @@ before(async () => {
   src = join(tmp, 'src.jsonl');
   writeSmallSource(src);
   // The reference: the same command, uninterrupted, its own dev server and in-process workers, fresh caches.
-  const fake = await startFakeEmbeddingServer();
+  const fake = await startFakeEmbeddingServer(FAKE_DIMS);
   try {
     const runDir = join(tmp, 'ref', 'run');
     const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, 'ref', 'state')), EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
@@ -47,7 +47,7 @@ let t: TestTemporal;
 let fake: FakeEmbeddingServer;
 before(async () => {
   t = await startTestTemporal();
-  fake = await startFakeEmbeddingServer();
+  fake = await startFakeEmbeddingServer(FAKE_DIMS);
 });
 after(async () => {
   await t?.stop();
@@ -60,16 +60,20 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
   const [w1, w2] = await Promise.all([t.spawnWorker('execretrieval', env), t.spawnWorker('execretrieval', env)]);
   const runDir = join(tmp, 'two', 'run');
   const cli = startCli([...runArgs(runDir), '--no-worker'], { ...env, TEMPORAL_ADDRESS: t.address });
+  try {
+    // Kill worker 1 as soon as it has run a build execution of its own: the build's later rounds are still to come.
+    await waitFor('worker 1 running build executions', () => executionsLog(runDir).pids.has(String(w1.pid)));
+    w1.kill('SIGKILL');
+    assert.equal(existsSync(join(runDir, 'benchmark', 'manifest.json')), false, 'killed mid-build');
+    assert.ok(pendingFiles(runDir, 'build').length > 0);
 
-  // Kill worker 1 once it has run build executions of its own and the build is not finished.
-  await waitFor('worker 1 running build executions', () => executionsLog(runDir).pids.has(String(w1.pid)) && pendingFiles(runDir, 'build').length > 0);
-  assert.equal(existsSync(join(runDir, 'benchmark', 'manifest.json')), false, 'killed mid-build');
-  w1.kill('SIGKILL');
-
-  const end = await cli.done;
-  assert.equal(end.code, 0, cli.stderr());
+    const end = await cli.done;
+    assert.equal(end.code, 0, cli.stderr());
+  } finally {
+    cli.child.kill('SIGKILL');
+    w2.kill('SIGKILL');
+  }
   const log = executionsLog(runDir);
-  assert.ok(log.pids.has(String(w2.pid)), 'the surviving worker ran executions too');
   assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
   assert.deepEqual([...log.keys].filter(([, n]) => n > 1), [], 'no execution ran twice');
   assert.equal(log.lines, reference.executions, 'as many executions as the uninterrupted run');
@@ -77,3 +81,4 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
   assert.deepEqual([...texts].filter(([, n]) => n > 1), [], 'no text embedded twice');
   assert.deepEqual([...texts.keys()].sort(), [...reference.texts.keys()].sort());
 });
+

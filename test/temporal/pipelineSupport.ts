@@ -11,6 +11,8 @@ import type { FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts'
 
 /** The hosted configuration the tests embed with (served by the fake provider), besides BM25. */
 export const HOSTED = 'bge-small-en-v1.5';
+/** The fake provider answers with the configuration's dimensions. */
+export const FAKE_DIMS = { defaultDims: 384 };
 
 /** The first `n` tasks of two curated files: small enough for ~1 minute a run on 2 shared cores. */
 export function writeSmallSource(file: string, n = 3): void {

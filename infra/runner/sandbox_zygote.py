@@ -51,7 +51,7 @@ def prepare(judge_pid, scratch_root, disabled=()):
 
 def _open_proc():
     """A handle on /proc, opened before the view hides it: the zygote reads its children's schedstat through it
-    (_charged_s). Close-on-exec, and every child closes all descriptors but its result pipe before any candidate
+    (_sched). Close-on-exec, and every child closes all descriptors but its result pipe before any candidate
     code runs. None when there is no /proc (the limit is then wall time)."""
     try:
         return os.open("/proc", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -231,10 +231,10 @@ def _kill_group(pid):
 
 
 # A suite's time limit counts the time the child spends computing (on a CPU) or blocked (sleeping, waiting on
-# I/O), never the time it waits for a CPU on a busy machine: so a verdict near the limit is the same whatever
-# the load. The kernel's schedstat gives both (on-CPU time and run-queue wait, in ns). A busy child's run-queue
-# wait is counted only once it is back on a CPU, so while it is runnable only its CPU time is used, which is
-# exact for it; a child that is not runnable is charged wall time minus its run-queue wait.
+# I/O) once the sandbox's set-up is done, never the time it waits for a CPU on a busy machine: so a verdict near
+# the limit is the same whatever the load. The kernel's schedstat gives on-CPU time and run-queue wait (ns). A
+# busy child's run-queue wait is counted only once it is back on a CPU, so while it is runnable only its CPU
+# time is used, which is exact for it (_charged_s).
 # WALL_BACKSTOP_* bound the wall time whatever the load (a child starved that long is a TIMEOUT, failing closed);
 # the Node watchdog (activities/exec/forkServer.ts) waits longer than the backstop.
 WALL_BACKSTOP_FACTOR = 10
@@ -249,9 +249,10 @@ def _read_proc(proc_fd, path):
         os.close(fd)
 
 
-def _charged_s(proc_fd, pid, wall_s):
-    """Seconds of the limit the child has used: CPU time while it is runnable, else wall minus run-queue wait.
-    None when the kernel has no schedstat (the limit is then plain wall time)."""
+def _sched(proc_fd, pid, wall_s):
+    """(CPU seconds, seconds blocked, runnable?) of the child so far; blocked = neither on a CPU nor waiting for
+    one (exact only while it is not runnable: a runnable child's current wait is not in run_delay yet). None
+    when the kernel has no schedstat (the limit is then plain wall time)."""
     if proc_fd is None:
         return None
     try:
@@ -259,9 +260,17 @@ def _charged_s(proc_fd, pid, wall_s):
         state = _read_proc(proc_fd, f"{pid}/stat").rsplit(b")", 1)[1].split()[0]
     except (OSError, ValueError, IndexError):
         return None
-    if state == b"R":
-        return on_cpu_ns / 1e9
-    return wall_s - wait_ns / 1e9
+    return on_cpu_ns / 1e9, max(0.0, wall_s - (on_cpu_ns + wait_ns) / 1e9), state == b"R"
+
+
+def _charged_s(sched, setup_blocked):
+    """Seconds of the limit used: CPU time, plus time blocked since the sandbox's own set-up ended (its mounts
+    can wait on kernel locks that other sandboxes on the machine hold: a suite measured 260 ms blocked there
+    under load, 5 ms of CPU). While the child is runnable, or still in set-up (setup_blocked None), CPU only."""
+    cpu_s, blocked_s, runnable = sched
+    if runnable or setup_blocked is None:
+        return cpu_s
+    return cpu_s + max(0.0, blocked_s - setup_blocked)
 
 
 def run_forked(plan, env):
@@ -284,11 +293,12 @@ def run_forked(plan, env):
         open_fds = [r, pidfd]
         # The charged time grows no faster than wall time, so waiting (limit - charged) never overshoots.
         deadline = start + limit
+        setup_blocked = None
         while status is None:
             now = time.monotonic()
             if now >= deadline:
-                charged = _charged_s(env.get("proc_fd"), pid, now - start)
-                left = limit - (now - start if charged is None else charged)
+                sched = _sched(env.get("proc_fd"), pid, now - start)
+                left = limit - (now - start if sched is None else _charged_s(sched, setup_blocked))
                 if left <= 0 or now >= backstop:
                     timed_out = True
                     break
@@ -297,9 +307,14 @@ def run_forked(plan, env):
             if r in ready:
                 chunk = os.read(r, 65536)
                 if chunk:
+                    had_meta = report.meta is not None
                     report.feed(chunk)
                     if report.violation:
                         break
+                    if not had_meta and report.meta is not None:
+                        # Set-up is over (the child's first line): blocking from here on is the code's.
+                        sched = _sched(env.get("proc_fd"), pid, time.monotonic() - start)
+                        setup_blocked = sched[1] if sched else 0.0
                 else:
                     open_fds.remove(r)
             if pidfd in ready:

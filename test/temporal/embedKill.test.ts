@@ -44,7 +44,8 @@ test('embedding sweep SIGKILLed with a batch in flight: the rerun bills it as lo
   writeFileSync(cfgFile, JSON.stringify({ configs: [{ config_id: 'oa-kill', family: 'openai', provider: 'openai', model: MODEL, dimensions: 8, batch_size: 8, base_url_env: 'FAKE_OA_URL', price_usd_per_million_tokens: PRICE }] }));
   const env = { OPENAI_API_KEY: 'k', FAKE_OA_URL: server.baseUrls.openai, EXECRETRIEVAL_EMBED_CACHE: join(t.tmp, 'kill-cache.sqlite') };
   const queues = t.uniqueQueues();
-  const args = [{ queues, runDir, configIds: ['oa-kill'], configFiles: [cfgFile] }] as [Parameters<typeof embedSweep>[0]];
+  // One batch in flight at a time, so the three answered before the held one are in the ledger when it is sent.
+  const args = [{ queues, runDir, configIds: ['oa-kill'], configFiles: [cfgFile], hostedConcurrency: 1 }] as [Parameters<typeof embedSweep>[0]];
 
   // Three requests answered at once, the fourth held for 4 s: the worker is killed while the provider holds it.
   server.scriptModel(MODEL, { status: 'hold', ms: 0 }, { status: 'hold', ms: 0 }, { status: 'hold', ms: 0 }, { status: 'hold', ms: 4000 });

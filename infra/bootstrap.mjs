@@ -14,6 +14,9 @@ const venvPython = join(venv, 'bin', 'python');
 const quiet = process.argv.includes('--quiet');
 // --tests: also the steps only the test suite needs (marked `testsOnly`), e.g. Chromium for the browser test.
 const forTests = process.argv.includes('--tests');
+// --all-models: every local model, also those no configuration of the default run uses (mpnet: 440 MB, ~45 s to
+// fetch and export). `npm start` installs only what it runs; the tests check every model against its reference.
+const allModels = forTests || process.argv.includes('--all-models');
 const log = (msg) => { if (!quiet) console.error(`[bootstrap] ${msg}`); };
 
 function run(cmd, args, opts = {}) {
@@ -65,7 +68,7 @@ ensureVenv();
 verifyTemporal();
 recordPython();
 const stepsDir = join(root, 'infra', 'bootstrap');
-const ctx = { root, venv, venvPython, log, run };
+const ctx = { root, venv, venvPython, log, run, allModels };
 for (const file of readdirSync(stepsDir).filter((f) => f.endsWith('.mjs')).sort()) {
   const step = await import(pathToFileURL(join(stepsDir, file)).href);
   if (step.testsOnly && !forTests) continue;

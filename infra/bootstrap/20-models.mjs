@@ -172,7 +172,23 @@ function reasonOf(e) {
   return (lines.find((l) => /^ERROR:|Error:|error:/.test(l)) ?? lines[0] ?? 'unknown error').slice(0, 400);
 }
 
-export async function run(ctx, models = MODELS) {
+/**
+ * The models some configuration of the default run needs (registry `default_run` not false), with what they are
+ * built from (`needs`): what `npm start` installs. An opt-in model comes with `--all-models` (and `--tests`).
+ */
+export function defaultRunModels(ctx, models = MODELS) {
+  const registry = JSON.parse(readFileSync(join(ctx.root, 'data', 'embedding-configs.json'), 'utf8'));
+  const dirs = new Set(registry.configs.filter((c) => c.local?.model_dir && c.default_run !== false).map((c) => c.local.model_dir));
+  for (const m of models) if (dirs.has(m.dir) && m.needs) dirs.add(m.needs);
+  return models.filter((m) => dirs.has(m.dir));
+}
+
+export async function run(ctx, models) {
+  if (!models) {
+    models = ctx.allModels === false ? defaultRunModels(ctx) : MODELS;
+    const left = MODELS.filter((m) => !models.includes(m)).map((m) => m.dir);
+    if (left.length) ctx.log(`opt-in models not installed: ${left.join(', ')} (node infra/bootstrap.mjs --all-models installs them)`);
+  }
   const root = join(ctx.root, '.execretrieval', 'models');
   mkdirSync(root, { recursive: true });
   for (const m of models) {

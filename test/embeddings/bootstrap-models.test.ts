@@ -10,7 +10,7 @@ import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { projectRoot } from '../../activities/paths.ts';
 // Plain JavaScript bootstrap step (infra/bootstrap/20-models.mjs): its model list and its run(ctx, models).
 // @ts-expect-error no type declarations for the .mjs step
-import { MODELS, run } from '../../infra/bootstrap/20-models.mjs';
+import { MODELS, defaultRunModels, run } from '../../infra/bootstrap/20-models.mjs';
 
 type Model = { dir: string; pin: string; wheels: Record<string, string>; needs?: string };
 
@@ -30,6 +30,19 @@ function scratchRoot() {
 
 const int8 = (MODELS as Model[]).find((m) => m.dir === 'all-MiniLM-L6-v2-int8')!;
 const config = (id: string) => loadRegistry({ root: projectRoot(), env: {} }).entries.find((e) => e.config.config_id === id)!.config;
+
+test('npm start installs the models of the default run (and what they are built from); --all-models and --tests every one', () => {
+  const registry = loadRegistry({ root: projectRoot(), env: {} }).entries.map((e) => e.config);
+  const inDefault = new Set(registry.filter((c) => c.local && c.default_run !== false).map((c) => c.local!.model_dir));
+  const picked = (defaultRunModels({ root: projectRoot() }) as Model[]).map((m) => m.dir);
+  for (const m of MODELS as Model[]) {
+    const wanted = inDefault.has(m.dir) || (MODELS as Model[]).some((o) => o.needs === m.dir && inDefault.has(o.dir));
+    assert.equal(picked.includes(m.dir), wanted, m.dir);
+  }
+  // The opt-in ones today: mpnet (440 MB) and int8 (its own configuration next to fp32).
+  assert.ok(!picked.includes('all-mpnet-base-v2') && !picked.includes('all-MiniLM-L6-v2-int8'));
+  assert.ok(picked.includes('all-MiniLM-L6-v2'));
+});
 
 test('every wheel a model comes from is pinned by version and sha256', () => {
   for (const m of MODELS as Model[]) {
@@ -80,5 +93,5 @@ test('without a reason recorded, a missing model names the files and the fix', (
   const c = EmbeddingConfig.parse({ ...config('local-all-minilm-l6-v2-int8'), local: { ...config('local-all-minilm-l6-v2-int8').local!, model_dir: 'nothing-here' } });
   const a = availability(c, { env: {}, modelRoot: tmpdir() });
   assert.equal(a.ok, false);
-  assert.match(a.detail, /weights missing in .*nothing-here: config\.json, .*onnx\/model_quantized\.onnx \(run: node infra\/bootstrap\.mjs\)/);
+  assert.match(a.detail, /weights missing in .*nothing-here: config\.json, .*onnx\/model_quantized\.onnx \(run: node infra\/bootstrap\.mjs --all-models\)/);
 });

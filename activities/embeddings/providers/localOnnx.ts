@@ -23,7 +23,7 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
   const dir = localModelDir(config, penv);
   for (const f of localModelFiles(config)) {
     if (!existsSync(join(dir, f))) {
-      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
+      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs --all-models)`);
     }
   }
   env.localModelPath = penv.modelRoot;

@@ -8,6 +8,7 @@ import { defaultPolicy } from '../../core/repo/pathPolicy.ts';
 import { FixtureRepo } from './fixtureRepo.ts';
 import { hashEmbedder } from './hashEmbedder.ts';
 import { tmpDir } from './helpers.ts';
+import { cli } from './cliHarness.ts';
 
 /** What of a chunk the dense model reads: path, names, then the head of its text at a line boundary. */
 const chunk = (text: string, symbols: string[] = []) => ({ file: 'src/a.ts', text, symbols }) as unknown as Chunk;
@@ -52,4 +53,10 @@ test('the index embeds the dense text form it records; the form is part of the b
   assert.notEqual(full.manifest.index_build_id, head.manifest.index_build_id);
   const lexical = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir() });
   assert.equal(lexical.manifest.dense_text, undefined, 'no vectors, no form');
+});
+
+test('repo index --dense-head-chars: a bad value is a one-line usage error (exit 2)', async () => {
+  const bad = await cli('index', '--repo', r.dir, '--rev', rev, '--out', tmpDir(), '--dense-head-chars', 'lots');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^error: --dense-head-chars: "lots" is not a whole number >= 1$/);
 });

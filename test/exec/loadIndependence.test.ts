@@ -1,6 +1,6 @@
 // Verdicts near a time limit must not follow the machine's load (issue 18): the sandbox charges a suite for the
 // time it computes or blocks, never for the time it waits for a CPU, and mutants' limits derive from CPU time.
-// The fault itself: CPU burners (3 per core) that starve the suites of CPU while they run.
+// The fault itself: CPU burners (6 per core) that starve the suites of CPU while they run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,9 +20,9 @@ after(async () => {
   await oracle.close();
 });
 
-/** Runs `fn` while 3 busy-looping processes per core compete for every CPU; stops them (by pid) after. */
+/** Runs `fn` while 6 busy-looping processes per core compete for every CPU; stops them (by pid) after. */
 async function underBurners<T>(fn: () => Promise<T>): Promise<T> {
-  const burners: ChildProcess[] = Array.from({ length: 3 * availableParallelism() }, () =>
+  const burners: ChildProcess[] = Array.from({ length: 6 * availableParallelism() }, () =>
     spawn(pythonExecutable(), ['-I', '-c', 'while True: pass'], { stdio: 'ignore' }));
   try {
     await new Promise((r) => setTimeout(r, 300)); // let them start spinning
@@ -35,12 +35,13 @@ async function underBurners<T>(fn: () => Promise<T>): Promise<T> {
 const suite: TestSuite = { kind: 'asserts', tests: ['assert f() >= 0'] };
 const work = (n: number) => `def f():\n    s = 0\n    for i in range(${n}):\n        s += i\n    return s\n`;
 
-test('a suite that needs 1/3 of its limit in CPU passes on a starved machine, where its wall time exceeds the limit', async () => {
+test('a suite that needs half its limit in CPU passes on a starved machine, where its wall time exceeds the limit', async () => {
   const code = work(2_000_000);
   const quiet = await oracle.run({ code, suite, timeout_s: 5 });
   assert.deepEqual(quiet.outcomes, ['pass']);
   assert.ok(quiet.cpu_ms! > 20, `the work is measurable (${quiet.cpu_ms} ms of CPU)`);
-  const limit = Math.ceil((3 * quiet.cpu_ms!) / 100) / 10; // seconds, about 3x the CPU it needs
+  // About twice the CPU it needs (CPU time itself grew at most 1.42x under burners, on all 974 MBPP canonicals).
+  const limit = Math.ceil((2 * quiet.cpu_ms!) / 100) / 10;
   const loaded = await underBurners(() => oracle.run({ code, suite, timeout_s: limit }));
   assert.deepEqual(loaded.outcomes, ['pass'], `cpu ${loaded.cpu_ms} ms, wall ${loaded.wall_ms} ms, limit ${limit} s`);
   // The fault was real: by wall time (the old rule) this suite would have been a TIMEOUT.

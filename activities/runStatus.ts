@@ -40,8 +40,11 @@ const STAGES: Record<Exclude<RunStatus['kind'], 'unknown'>, [string, (dir: strin
 };
 
 function kindOf(dir: string): RunStatus['kind'] {
-  if (existsSync(join(dir, 'ledger.sqlite')) || existsSync(join(dir, 'registry.jsonl'))) return 'generation';
+  // A ledger alone does not make a generation run: a benchmark run's hosted embeddings write one too (issue 12),
+  // so it counts only where neither a registry nor a benchmark says otherwise (a registry phase still running).
+  if (existsSync(join(dir, 'registry.jsonl'))) return 'generation';
   if (existsSync(join(dir, 'benchmark')) || existsSync(join(dir, 'queries.jsonl'))) return 'benchmark';
+  if (existsSync(join(dir, 'ledger.sqlite'))) return 'generation';
   if (existsSync(join(dir, 'repo'))) return 'repo';
   return 'unknown';
 }

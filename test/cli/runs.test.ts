@@ -27,6 +27,8 @@ test('execretrieval runs: each run with its kind, the stages its files show done
     put(join(runs, 'full', 'report', 'summary.json'));
     built('embedded');
     put(join(runs, 'embedded', 'embeddings', 'report.json'));
+    put(join(runs, 'embedded', 'ledger.sqlite'), ''); // hosted embeddings' ledger rows: still a benchmark run
+    put(join(runs, 'gen-registry', 'ledger.sqlite'), ''); // a registry phase still running
     put(join(runs, 'killed-build', 'benchmark', 'queries.jsonl'), q); // no manifest: the build did not finish
     put(join(runs, 'gen', 'ledger.sqlite'), '');
     put(join(runs, 'gen', 'registry.jsonl'), '');
@@ -44,6 +46,7 @@ test('execretrieval runs: each run with its kind, the stages its files show done
       embedded: ['benchmark', 'incomplete: score', 'build embed'],
       'killed-build': ['benchmark', 'incomplete: build', ''],
       gen: ['generation', 'incomplete: benchmark', 'registry'],
+      'gen-registry': ['generation', 'incomplete: registry', ''],
     });
     const text = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'runs', '--dir', runs], { encoding: 'utf8' });
     assert.match(text.stdout, /^killed-build\s+benchmark\s+incomplete: build\s+-\s+\d{4}-/m);

@@ -46,8 +46,14 @@ export interface FakeLlmServer {
   delayMs: number;
   /** Requests received and not yet answered. */
   readonly inflight: number;
-  /** From now on, for `ms`, every request is answered with `status` (429: with Retry-After: 1). */
+  /**
+   * For `ms` from the next request on, every request is answered with `status` (429: with Retry-After: 1). The
+   * window opens at that request, not at the call: on a loaded machine a workflow's first call can come seconds
+   * after the test armed the outage, and a window opened early would have closed unseen.
+   */
   outage(ms: number, status?: 429 | 500 | 503): void;
+  /** When the outage window closes (ms since the epoch); 0 while armed and not yet opened, or with none. */
+  readonly outageEndsAt: number;
   close(): Promise<void>;
 }
 
@@ -188,7 +194,7 @@ export function maxBilling(endpoint: string, body: any): { input_tokens: number;
 export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const scripts = new Map<string, ScriptKind[]>();
   const log: LoggedRequest[] = [];
-  const state = { delayMs: 0, inflight: 0, outageUntil: 0, outageStatus: 429 };
+  const state = { delayMs: 0, inflight: 0, outageUntil: 0, outageStatus: 429, outageArmedMs: 0 };
 
   const server = createServer(async (req, res) => {
     try {
@@ -217,6 +223,10 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       }
       const subject = subjectOf(prompt);
       const queue = subject ? scripts.get(subject) : undefined;
+      if (state.outageArmedMs) {
+        state.outageUntil = Date.now() + state.outageArmedMs;
+        state.outageArmedMs = 0;
+      }
       const inOutage = Date.now() < state.outageUntil;
       const kind: ScriptKind = inOutage ? (String(state.outageStatus) as ScriptKind) : (queue?.shift() ?? 'good');
       state.inflight += 1;
@@ -277,8 +287,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
     },
     log,
     outage: (ms, status = 429) => {
-      state.outageUntil = Date.now() + ms;
+      state.outageArmedMs = ms;
+      state.outageUntil = 0;
       state.outageStatus = status;
+    },
+    get outageEndsAt() {
+      return state.outageUntil;
     },
     script: (subject, kinds) => scripts.set(subject, [...(scripts.get(subject) ?? []), ...kinds]),
     get inflight() {

@@ -228,7 +228,6 @@ test('an outage longer than --provider-patience: provider_error (attempt kept); 
   const entries = writeRegistry(runDir, 2, 'patience');
   const input = benchmarkInput(runId, runDir, queues, { concurrency: 2, pageSize: 50, maxAttempts: 1, providerPatienceMs: 1500 });
   fake.outage(5000, 503);
-  const outageEnds = Date.now() + 5000;
   const first = await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [input] });
   assert.equal(first.tally.provider_error, 2);
   assert.equal(first.tally.rejected, 0);
@@ -238,7 +237,7 @@ test('an outage longer than --provider-patience: provider_error (attempt kept); 
     assert.match(h.attempts[0].reasons[0], /HTTP 503.*still failing after 2 tries in 2 s: raise --provider-patience/);
     assert.equal(requestsFor(e), 2, 'tries at 0 s and 1 s; the next wait (2 s) would pass the patience');
   }
-  await new Promise((r) => setTimeout(r, Math.max(0, outageEnds - Date.now() + 200)));
+  await new Promise((r) => setTimeout(r, Math.max(0, fake.outageEndsAt - Date.now() + 200)));
   const second = await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [input] });
   assert.equal(second.tally.accepted, 2);
   for (const e of entries) {

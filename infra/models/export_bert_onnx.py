@@ -130,10 +130,11 @@ def build(model_dir: Path) -> onnx.ModelProto:
     return model
 
 
-def main() -> None:
+def export_main(build_fn, doc: str) -> None:
+    """`<script> <model_dir> <out.onnx>`: build the graph and write it atomically (every exporter's command line)."""
     if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    model = build(Path(sys.argv[1]))
+        raise SystemExit(doc)
+    model = build_fn(Path(sys.argv[1]))
     out = Path(sys.argv[2])
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
@@ -142,4 +143,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    export_main(build, __doc__)

@@ -27,7 +27,7 @@ import onnx
 from onnx import TensorProto, helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from export_bert_onnx import Graph, read_safetensors  # noqa: E402
+from export_bert_onnx import Graph, export_main, read_safetensors  # noqa: E402
 
 
 def relative_position_bucket(relative_position: np.ndarray, num_buckets: int = 32, max_distance: int = 128) -> np.ndarray:
@@ -109,16 +109,5 @@ def build(model_dir: Path) -> onnx.ModelProto:
     return model
 
 
-def main() -> None:
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    model = build(Path(sys.argv[1]))
-    out = Path(sys.argv[2])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    onnx.save(model, str(tmp))
-    tmp.replace(out)  # atomic: a half-written model never sits at the final path
-
-
 if __name__ == "__main__":
-    main()
+    export_main(build, __doc__)

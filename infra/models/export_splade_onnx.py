@@ -26,7 +26,7 @@ from onnx import TensorProto, helper
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import export_bert_onnx as bert  # noqa: E402
-from export_bert_onnx import Graph  # noqa: E402
+from export_bert_onnx import Graph, export_main  # noqa: E402
 
 _read = bert.read_safetensors
 
@@ -82,16 +82,5 @@ def build(model_dir: Path) -> onnx.ModelProto:
     return encoder
 
 
-def main() -> None:
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    model = build(Path(sys.argv[1]))
-    out = Path(sys.argv[2])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    onnx.save(model, str(tmp))
-    tmp.replace(out)  # atomic: a half-written model never sits at the final path
-
-
 if __name__ == "__main__":
-    main()
+    export_main(build, __doc__)

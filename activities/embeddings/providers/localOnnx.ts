@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
-import { localModelDir, localModelFiles } from '../availability.ts';
-import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+import { requireLocalModel, fedTokens, paddedWidths } from './localModel.ts';
+import type { EmbeddingProvider, ProviderEnv } from '../types.ts';
 import { tokenizeTruncated } from './truncation.ts';
 
 // Never touch the network: a missing model fails at once with a clear message instead of a hub download.
@@ -20,12 +18,7 @@ env.allowRemoteModels = false;
  */
 export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const local = config.local!;
-  const dir = localModelDir(config, penv);
-  for (const f of localModelFiles(config)) {
-    if (!existsSync(join(dir, f))) {
-      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs --all-models)`);
-    }
-  }
+  requireLocalModel(config, penv);
   env.localModelPath = penv.modelRoot;
   const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true });
   const model: PreTrainedModel = await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true });
@@ -43,15 +36,10 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
       const [n, dim] = pooled.dims;
       const data = pooled.data as Float32Array;
       const vectors = Array.from({ length: n }, (_, i) => data.slice(i * dim, (i + 1) * dim));
-      // Tokens actually fed to the model (attention mask ones): what a hosted provider would bill.
-      const mask = (inputs.attention_mask as Tensor).data as BigInt64Array;
-      let tokens = 0;
-      for (const m of mask) tokens += Number(m);
-      return { vectors, tokens };
+      return { vectors, tokens: fedTokens(inputs.attention_mask as Tensor) };
     },
     countTokens(texts) {
-      // Specials included, capped at the truncation length: the row width this text adds to a padded batch.
-      return texts.map((t) => Math.min(tokenizer.encode(t).length, maxLength ?? Infinity));
+      return paddedWidths(tokenizer, texts, maxLength);
     },
     async close() {
       await model.dispose();

@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { packTopTerms } from '../../../core/ranking/sparse.ts';
-import { localModelDir, localModelFiles } from '../availability.ts';
+import { requireLocalModel, fedTokens, paddedWidths } from './localModel.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 import { tokenizeTruncated } from './truncation.ts';
 
@@ -17,12 +15,7 @@ env.allowRemoteModels = false;
  * ones and the scoring step ranks them by sparse dot product. Not normalised: SPLADE scores are raw dot products.
  */
 export async function createLocalSpladeProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const dir = localModelDir(config, penv);
-  for (const f of localModelFiles(config)) {
-    if (!existsSync(join(dir, f))) {
-      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
-    }
-  }
+  const dir = requireLocalModel(config, penv);
   env.localModelPath = penv.modelRoot;
   const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(config.local!.model_dir, { local_files_only: true });
   const model: PreTrainedModel = await AutoModel.from_pretrained(config.local!.model_dir, { dtype: 'fp32', local_files_only: true });
@@ -43,14 +36,10 @@ export async function createLocalSpladeProvider(config: EmbeddingConfig, penv: P
         pruned += packed.pruned;
         return packed.row;
       });
-      const mask = (inputs.attention_mask as Tensor).data as BigInt64Array;
-      let tokens = 0;
-      for (const m of mask) tokens += Number(m);
-      return { vectors, tokens };
+      return { vectors, tokens: fedTokens(inputs.attention_mask as Tensor) };
     },
     countTokens(texts) {
-      // As localOnnx.ts: a batch pads to its longest row, so the sweep orders texts by this width.
-      return texts.map((t) => Math.min(tokenizer.encode(t).length, maxLength ?? Infinity));
+      return paddedWidths(tokenizer, texts, maxLength);
     },
     /** Non-zero terms dropped so far because a text had more than dimensions / 2 (for tests and logs). */
     get pruned() {

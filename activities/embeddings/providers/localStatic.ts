@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { l2Normalize } from '../../../core/embeddings/vectors.ts';
 import { readSafetensors } from '../safetensors.ts';
-import { localModelDir, localModelFiles } from '../availability.ts';
+import { requireLocalModel } from './localModel.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 
 env.allowRemoteModels = false;
@@ -17,12 +17,7 @@ env.allowRemoteModels = false;
  * no Model2Vec runtime; it is a table lookup and a mean.
  */
 export async function createLocalStaticProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const dir = localModelDir(config, penv);
-  for (const f of localModelFiles(config)) {
-    if (!existsSync(join(dir, f))) {
-      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs)`);
-    }
-  }
+  const dir = requireLocalModel(config, penv);
   env.localModelPath = penv.modelRoot;
   const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(config.local!.model_dir, { local_files_only: true });
   const modelCfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { normalize?: boolean };

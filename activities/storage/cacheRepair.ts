@@ -18,6 +18,8 @@ interface CacheKind {
   table: string;
   /** Columns copied by repair, in insert order. */
   columns: string[];
+  /** Columns later versions added: copied where the damaged file has them (NULL otherwise, as the cache reads old rows). */
+  optional?: string[];
   /** Primary key columns: a row's identity when merging forward and backward scans. */
   key: string[];
   /** A rowid table (rows can also be fetched one by one past a damaged page); WITHOUT ROWID tables cannot. */
@@ -31,6 +33,8 @@ const KINDS: Record<'exec' | 'embeddings', CacheKind> = {
   exec: {
     table: 'exec_runs',
     columns: ['key', 'content_key', 'timeout_s', 'runner_version', 'outcomes', 'n_pass', 'timed_out', 'wall_ms', 'created_at'],
+    // A canonical's CPU time sets its mutants' limits: a repair that dropped it would fall back to wall time.
+    optional: ['cpu_ms'],
     key: ['key'],
     rowid: true,
     valid: (r) => typeof r.key === 'string' && typeof r.content_key === 'string' && typeof r.timeout_s === 'number' && typeof r.wall_ms === 'number' && parseOutcomes(r.outcomes) !== null,
@@ -81,7 +85,11 @@ function salvageRows(db: Database.Database, kind: CacheKind): { rows: Map<string
       incomplete = true;
     }
   };
-  const cols = kind.columns.join(', ');
+  let present: string[] = [];
+  tolerate(() => {
+    present = (db.prepare(`PRAGMA table_info(${kind.table})`).all() as { name: string }[]).map((c) => c.name);
+  });
+  const cols = [...kind.columns, ...(kind.optional ?? []).filter((c) => present.includes(c))].join(', ');
   for (const dir of ['ASC', 'DESC']) {
     tolerate(() => {
       for (const r of db.prepare(`SELECT ${cols} FROM ${kind.table} ORDER BY ${kind.key.map((k) => `${k} ${dir}`).join(', ')}`).iterate() as IterableIterator<Row>) keep(r);
@@ -189,9 +197,10 @@ export function repairCache(path: string): RepairResult {
     k.create(tmp).close();
     const out = new Database(tmp);
     try {
-      const ins = out.prepare(`INSERT OR IGNORE INTO ${k.table} (${k.columns.join(', ')}) VALUES (${k.columns.map(() => '?').join(', ')})`);
+      const all = [...k.columns, ...(k.optional ?? [])];
+      const ins = out.prepare(`INSERT OR IGNORE INTO ${k.table} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
       out.transaction(() => {
-        for (const r of kept) ins.run(...k.columns.map((c) => r[c] as string | number | Buffer | null));
+        for (const r of kept) ins.run(...all.map((c) => (r[c] ?? null) as string | number | Buffer | null));
       })();
       out.pragma('wal_checkpoint(TRUNCATE)');
     } finally {

@@ -48,6 +48,7 @@ function overwritePages(path: string, from: number, to: number): void {
 }
 
 const suiteN = (i: number) => ({ kind: 'asserts' as const, tests: [`assert f(${i}) == ${i}`] });
+const cpuOf = new Map<string, number | undefined>();
 /** n rows with known contents, written through the cache itself (the file is checkpointed on close). */
 function fillExecCache(path: string, n: number): Map<string, string[]> {
   const c = new ExecCache(path);
@@ -55,8 +56,11 @@ function fillExecCache(path: string, n: number): Map<string, string[]> {
   for (let i = 0; i < n; i++) {
     const key = execContentKey('v-test', `def f(x):\n    return x  # ${i}\n`, suiteN(i));
     const outcomes = i % 3 ? ['pass', `FAIL: row ${i}`] : ['pass'];
-    c.put(key, 5, 'v-test', { outcomes, wall_ms: i });
+    // Half the rows carry a CPU time (mutants' limits derive from it), half are rows from before the column.
+    const cpu_ms = i % 2 ? i + 0.5 : undefined;
+    c.put(key, 5, 'v-test', { outcomes, wall_ms: i, ...(cpu_ms === undefined ? {} : { cpu_ms }) });
     expected.set(key, outcomes);
+    cpuOf.set(key, cpu_ms);
   }
   c.close();
   return expected;
@@ -164,6 +168,7 @@ describe('damaged execution cache', () => {
       if (got) {
         hits += 1;
         assert.deepEqual(got.outcomes, outcomes);
+        assert.equal(got.cpu_ms, cpuOf.get(key), 'the CPU time survives the repair');
       }
     }
     c.close();

@@ -20,10 +20,15 @@ after(async () => {
   await oracle.close();
 });
 
-/** Runs `fn` while 6 busy-looping processes per core compete for every CPU; stops them (by pid) after. */
+/**
+ * Runs `fn` while 6 busy-looping processes per core compete for every CPU; stops them (by pid) after. Each burner
+ * is its own session (`detached`): with the kernel's autogroup scheduling (sched_autogroup_enabled=1 here) a
+ * session shares one CPU slot, and the sandbox child runs in a session of its own (setsid), so burners left in
+ * the test's session would be one competitor, not twelve, and on a quiet machine would barely slow it.
+ */
 async function underBurners<T>(fn: () => Promise<T>): Promise<T> {
   const burners: ChildProcess[] = Array.from({ length: 6 * availableParallelism() }, () =>
-    spawn(pythonExecutable(), ['-I', '-c', 'while True: pass'], { stdio: 'ignore' }));
+    spawn(pythonExecutable(), ['-I', '-c', 'while True: pass'], { stdio: 'ignore', detached: true }));
   try {
     await new Promise((r) => setTimeout(r, 300)); // let them start spinning
     return await fn();

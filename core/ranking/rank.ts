@@ -65,14 +65,7 @@ export function rankDense(
   corpusIds: readonly string[],
   depth = RANK_DEPTH,
 ): QueryRanking[] {
-  if (queryMatrix.rows !== queries.length) throw new RangeError(`rankDense: ${queries.length} queries but ${queryMatrix.rows} query vectors`);
-  if (corpusMatrix.rows !== corpusIds.length) throw new RangeError(`rankDense: ${corpusIds.length} corpus ids but ${corpusMatrix.rows} corpus vectors`);
-  const idOrder = idOrderOf(corpusIds);
-  const out: QueryRanking[] = new Array(queries.length);
-  cosineRows(queryMatrix, corpusMatrix, (qi, row) => {
-    out[qi] = summariseRow(queries[qi], row, idOrder, depth);
-  });
-  return out;
+  return rankByRows('rankDense', cosineRows, queries, queryMatrix, corpusMatrix, corpusIds, depth);
 }
 
 /** Learned-sparse retriever (SPLADE): dot product of packed (term, weight) rows (core/ranking/sparse.ts). */
@@ -83,11 +76,24 @@ export function rankSparse(
   corpusIds: readonly string[],
   depth = RANK_DEPTH,
 ): QueryRanking[] {
-  if (queryMatrix.rows !== queries.length) throw new RangeError(`rankSparse: ${queries.length} queries but ${queryMatrix.rows} query vectors`);
-  if (corpusMatrix.rows !== corpusIds.length) throw new RangeError(`rankSparse: ${corpusIds.length} corpus ids but ${corpusMatrix.rows} corpus vectors`);
+  return rankByRows('rankSparse', sparseDotRows, queries, queryMatrix, corpusMatrix, corpusIds, depth);
+}
+
+/** The shared part of both: shape checks, then each query's row of scores summarised in the one tie order. */
+function rankByRows(
+  name: string,
+  scoreRows: typeof cosineRows,
+  queries: readonly RankQuery[],
+  queryMatrix: DenseMatrix,
+  corpusMatrix: DenseMatrix,
+  corpusIds: readonly string[],
+  depth: number,
+): QueryRanking[] {
+  if (queryMatrix.rows !== queries.length) throw new RangeError(`${name}: ${queries.length} queries but ${queryMatrix.rows} query vectors`);
+  if (corpusMatrix.rows !== corpusIds.length) throw new RangeError(`${name}: ${corpusIds.length} corpus ids but ${corpusMatrix.rows} corpus vectors`);
   const idOrder = idOrderOf(corpusIds);
   const out: QueryRanking[] = new Array(queries.length);
-  sparseDotRows(queryMatrix, corpusMatrix, (qi, row) => {
+  scoreRows(queryMatrix, corpusMatrix, (qi, row) => {
     out[qi] = summariseRow(queries[qi], row, idOrder, depth);
   });
   return out;

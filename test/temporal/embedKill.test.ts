@@ -51,7 +51,10 @@ test('embedding sweep SIGKILLed with a batch in flight: the rerun bills it as lo
   server.scriptModel(MODEL, { status: 'hold', ms: 0 }, { status: 'hold', ms: 0 }, { status: 'hold', ms: 0 }, { status: 'hold', ms: 4000 });
   const first = await t.spawnWorker(queues.prefix, env);
   const killed = await t.client.workflow.start(embedSweep, { taskQueue: queues.default, workflowId: `emb-kill-1-${queues.prefix}`, args });
-  await until(() => server.inflight > 0, 120_000, 'a batch in flight');
+  // The held request is the fourth: waiting for any request in flight could catch an answered one (held 0 ms) under
+  // load, and the kill would then cut off the first batch, leaving the killed sweep nothing paid.
+  const sentSoFar = () => server.requests.filter((r) => (r.body as { model?: string }).model === MODEL).length;
+  await until(() => sentSoFar() >= 4 && server.inflight > 0, 120_000, 'the held fourth batch in flight');
   first.kill('SIGKILL');
   await new Promise((r) => first.once('exit', r));
   await killed.terminate('the sweep was killed; a new one is started, as a rerun of the CLI would');

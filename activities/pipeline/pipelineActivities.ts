@@ -166,7 +166,7 @@ export function createPipelineDefaultActivities() {
     /** `run --from report`: the report again from what scoring stored (no ranking, no execution). */
     async pipelineReport(input: { runDir: string; replicates?: number; seed: number }): Promise<Record<string, string>> {
       return asActivity(async () => {
-        const report = writeReport(input.runDir, { replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed, alpha: ALPHA });
+        const report = await writeReport(input.runDir, { replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed, alpha: ALPHA });
         return hashFiles(report.files);
       });
     },

@@ -15,6 +15,7 @@ import { scoringDir, writeExecutionsParquet, writeScoredConfig } from './scoring
 import { writeReport, type ReportOptions, type ReportResult } from './writeReport.ts';
 import { countingOracle } from '../exec/countingOracle.ts';
 import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
+import { yieldToLoop } from './yieldToLoop.ts';
 
 export interface ScoreOptions extends Partial<ReportOptions> {
   runDir: string;
@@ -63,6 +64,8 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
   const failed: ScoringManifest['failed_configs'] = [];
   for (const source of configs) {
+    // Between configurations (and below, between scoring steps): heartbeats and I/O get their turn (yieldToLoop.ts).
+    await yieldToLoop();
     try {
       const rankings = rankConfig(bench, source);
       writeRankingsParquet(join(opts.runDir, 'rankings', `${source.config_id}.parquet`), source.config_id, rankings, corpusIds);
@@ -82,9 +85,10 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const tScore = clock();
   log(`judged ${exec.pairs} distinct (query, snippet) pairs: ${exec.not_defined} not_defined (not run), ${exec.cached} from cache`);
 
-  const scored = ranked.map(({ config_id, rankings }) => ({
-    config_id,
-    queries: rankings.map((r, q) => {
+  const scored: { config_id: string; queries: ReturnType<typeof scoreQuery>[] }[] = [];
+  for (const { config_id, rankings } of ranked) {
+    await yieldToLoop();
+    scored.push({ config_id, queries: rankings.map((r, q) => {
       const query = bench.queries[q];
       return scoreQuery(r, {
         corpusIds,
@@ -97,9 +101,13 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
           return { passed: res.passed, outcomes: res.outcomes };
         },
       });
-    }),
-  }));
-  for (const s of scored) writeScoredConfig(opts.runDir, s.config_id, s.queries);
+    }) });
+  }
+  for (const s of scored) {
+    await yieldToLoop();
+    writeScoredConfig(opts.runDir, s.config_id, s.queries);
+  }
+  await yieldToLoop();
   writeExecutionsParquet(
     join(scoringDir(opts.runDir), 'executions.parquet'),
     [...exec.results].map(([k, r]) => {
@@ -122,7 +130,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();
-  const report = writeReport(opts.runDir, bootstrap);
+  const report = await writeReport(opts.runDir, bootstrap);
   const timings: TimeBreakdown = {
     phases: [
       ['load', tRank],

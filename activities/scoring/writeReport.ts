@@ -27,6 +27,7 @@ import { modelRoot, projectRoot } from '../paths.ts';
 import type { CorpusRecord } from '../../schemas/benchmark.ts';
 import { sortedConfigs } from '../../core/report/headline.ts';
 import { MD_PAIRWISE } from '../../core/report/markdown.ts';
+import { yieldToLoop } from './yieldToLoop.ts';
 
 export interface ReportOptions {
   replicates: number;
@@ -43,21 +44,30 @@ export interface ReportResult {
 /**
  * `execretrieval report <run>`: everything people read, from what `score` stored (no execution, no ranking):
  * summary.json, scores.parquet, leaderboard.{csv,json}, pairwise.parquet, report.md, report.html under runs/<id>/report/, and the exports under
- * runs/<id>/export/ (BEIR layout, TREC runs + qrels).
+ * runs/<id>/export/ (BEIR layout, TREC runs + qrels). Asynchronous only to give the event loop a turn between its
+ * synchronous stretches (yieldToLoop.ts: a scoring activity's heartbeats); what it computes and writes is the same.
  */
-export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
+export async function writeReport(runDir: string, opts: ReportOptions): Promise<ReportResult> {
   const manifestPath = join(scoringDir(runDir), 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
   const bench = loadBenchmark(benchmarkDirOf(runDir));
+  await yieldToLoop();
   const stats = computeStatistics(configs, opts);
   const dir = reportDir(runDir);
   const run = runDir.split('/').filter(Boolean).pop() ?? runDir;
   // The paper's analyses that need no new data (docs/metrics.md: density_scaling, rank_resolution).
-  const density = configs.map((c) => densityScaling(c.config_id, c.queries, { ...DEFAULT_DENSITY, seed: opts.seed }, opts));
+  const density: ReturnType<typeof densityScaling>[] = [];
+  for (const c of configs) {
+    await yieldToLoop();
+    density.push(densityScaling(c.config_id, c.queries, { ...DEFAULT_DENSITY, seed: opts.seed }, opts));
+  }
+  await yieldToLoop();
   const resolution = rankResolution(sortedConfigs(stats), stats.pairwise, MD_PAIRWISE, stats.n_queries, opts.alpha);
+  await yieldToLoop();
   const second_stage = secondStageRows(runDir, configs, opts);
+  await yieldToLoop();
   const edit_position = editPositionRows(configs, bench.corpus, opts);
 
   const summary = {
@@ -94,19 +104,20 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
     edit_position,
   };
   const files: string[] = [];
-  const put = (name: string, write: (p: string) => void) => {
+  const put = async (name: string, write: (p: string) => void) => {
+    await yieldToLoop();
     const p = join(dir, name);
     write(p);
     files.push(p);
   };
-  put('summary.json', (p) => writeJsonAtomic(p, summary));
-  put('scores.parquet', (p) => writeScoresParquet(p, configs));
+  await put('summary.json', (p) => writeJsonAtomic(p, summary));
+  await put('scores.parquet', (p) => writeScoresParquet(p, configs));
   const leaderboard = buildLeaderboard(stats);
-  put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
-  put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
-  put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position })));
-  put('report.html', (p) =>
+  await put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
+  await put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
+  await put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
+  await put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position })));
+  await put('report.html', (p) =>
     writeFileAtomic(
       p,
       buildHtml({
@@ -129,6 +140,7 @@ export function writeReport(runDir: string, opts: ReportOptions): ReportResult {
   if (existsSync(execFile)) writeExecQrels(join(trecDir, 'qrels.exec.txt'), join(beirDir, 'qrels', 'exec.tsv'), readExecutionsParquet(execFile));
   const rankDir = join(runDir, 'rankings');
   for (const c of stats.configs) {
+    await yieldToLoop();
     const file = join(rankDir, `${c}.parquet`);
     if (!existsSync(file)) continue;
     const byQuery = new Map<string, { corpus_id: string; score: number }[]>();

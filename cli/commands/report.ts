@@ -12,8 +12,8 @@ export function registerReport(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
     .option('--alpha <a>', 'interval and test level', (v) => Number(v), 0.05)
-    .action((run: string, opts: { replicates: number; seed: number; alpha: number }) => {
-      const r = writeReport(resolveRunDir(run), opts);
+    .action(async (run: string, opts: { replicates: number; seed: number; alpha: number }) => {
+      const r = await writeReport(resolveRunDir(run), opts);
       console.log(`${r.stats.configs.length} configurations × ${r.stats.n_queries} queries; wrote ${r.files.length} files under ${r.dir} and export/`);
       console.log('');
       console.log(headlineText(r.stats));

@@ -178,7 +178,7 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(again.manifest.executions.not_defined, result.manifest.executions.not_defined);
     assert.deepEqual(again.report.stats.estimates, result.report.stats.estimates);
     // `report` alone recomputes from stored files; a different seed changes intervals, not estimates.
-    const other = writeReport(runDir, { replicates: 400, seed: 12, alpha: 0.05 });
+    const other = await writeReport(runDir, { replicates: 400, seed: 12, alpha: 0.05 });
     assert.equal(other.stats.estimates.toy['exec@1'].estimate, result.report.stats.estimates.toy['exec@1'].estimate);
     assert.ok(existsSync(join(runDir, 'report', 'report.html')));
   });

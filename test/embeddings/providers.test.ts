@@ -71,14 +71,18 @@ test('Gemini: task type per side and outputDimensionality through the real SDK',
   assert.equal((d.body as { requests: any[] }).requests[0].taskType, 'RETRIEVAL_DOCUMENT');
 });
 
-test('Gemini Embedding 2 style: the instruction is in the text, no task type is sent', async () => {
+test('Gemini Embedding 2 style: the instruction is in the text, no task type is sent; a batch is one content per text, one vector each', async () => {
   const c = cfg({ config_id: 'gm2', provider: 'gemini', model: 'gemini-embedding-2', query: { template: 'task: code retrieval | query: {text}' }, document: { template: 'title: none | text: {text}' } });
+  const texts = ['sort a list', 'reverse a string', 'add two numbers'];
   const start = server.requests.length;
-  const r = await embedItems(c, 'query', [{ id: 'q', text: 'sort a list' }], { cache, provider: () => createProvider(c, penv) });
-  const req = (server.requests[start].body as { requests: any[] }).requests[0];
-  assert.equal(req.content.parts[0].text, 'task: code retrieval | query: sort a list');
-  assert.equal(req.taskType, undefined);
-  assert.deepEqual(Array.from(r.vectors[0]), Array.from(l2Normalize(fakeVector('gemini-embedding-2', 'task: code retrieval | query: sort a list', 6))));
+  const r = await embedItems(c, 'query', texts.map((text, i) => ({ id: `q${i}`, text })), { cache, provider: () => createProvider(c, penv) });
+  assert.equal(server.requests.length - start, 1, 'one batch request');
+  // The API embeds a content of several parts as ONE vector: bare strings through the SDK gave one content for all three.
+  const reqs = (server.requests[start].body as { requests: any[] }).requests;
+  // (sent shortest first; the vectors come back in input order)
+  assert.deepEqual(reqs.map((q) => q.content.parts.map((p: { text: string }) => p.text)).sort(), texts.map((t) => [`task: code retrieval | query: ${t}`]).sort());
+  assert.ok(reqs.every((q) => q.taskType === undefined));
+  assert.deepEqual(r.vectors.map((v) => Array.from(v)), texts.map((t) => Array.from(l2Normalize(fakeVector('gemini-embedding-2', `task: code retrieval | query: ${t}`, 6)))));
 });
 
 test('Mistral: inputs and output_dimension through the real SDK; OpenAI-compatible server by base URL with prefixes', async () => {

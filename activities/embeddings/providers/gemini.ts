@@ -7,7 +7,9 @@ import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type Prov
 /**
  * Gemini API through `@google/genai`: several contents in one `embedContent` call (the SDK sends
  * batchEmbedContents), the side's task type (CODE_RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT) and the output
- * dimensionality. The SDK's ApiError drops response headers, so each call passes a fetch that keeps
+ * dimensionality. Each text goes as its own Content: given bare strings, the SDK (2.32) folds them into ONE
+ * content of several parts for gemini-embedding-2, which the API embeds as one aggregate vector (the Python
+ * SDK fixed the same in googleapis/python-genai#2560). The SDK's ApiError drops response headers, so each call passes a fetch that keeps
  * Retry-After and hangs it on the error for `withRetry`.
  */
 export async function createGeminiProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
@@ -28,7 +30,7 @@ export async function createGeminiProvider(config: EmbeddingConfig, penv: Provid
       try {
         const res = await ai.models.embedContent({
           model: config.model,
-          contents: [...texts],
+          contents: texts.map((text) => ({ role: 'user', parts: [{ text }] })),
           config: {
             ...(taskType ? { taskType } : {}),
             ...(config.output_dimensionality ? { outputDimensionality: config.output_dimensionality } : {}),

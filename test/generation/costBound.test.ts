@@ -72,8 +72,7 @@ for (const c of llmCases) {
   });
 }
 
-// One text per request: each is its own row and bound (the fake answers gemini-embedding-2's `embedContent` with
-// one vector per request, not one per content).
+// One text per request, so each text's bill, row and bound can be compared alone.
 for (const config of embeddingConfigs.map((c) => ({ ...c, batch_size: 1 }))) {
   test(`embedding ${config.config_id} (${config.provider}): worst case recorded before sending ≥ the bill; billed = usage × price`, async () => {
     const key = config.api_key_env ?? { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY', cohere: 'COHERE_API_KEY' }[config.provider as string]!;

@@ -7,7 +7,7 @@
  * fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
  * resumed run re-embed nothing already embedded.
  */
-import { proxyActivities, ApplicationFailure, ActivityFailure } from '@temporalio/workflow';
+import { proxyActivities, ApplicationFailure, ActivityFailure, ActivityCancellationType, CancellationScope } from '@temporalio/workflow';
 import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
 import { addStats, emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
 import { isInProcess } from '../core/embeddings/inProcess.ts';
@@ -41,6 +41,9 @@ function reasonOf(err: unknown): string {
 export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResult> {
   if (!input.runDir) throw ApplicationFailure.nonRetryable('embedSweep: runDir is required', 'InvalidInputError');
   const acts = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues));
+  // A failed configuration's other batches are cancelled, and the sweep waits until they have stopped: a batch
+  // that keeps retrying a provider for a configuration already reported failed pays for nothing.
+  const batches = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues, { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }));
   const plan = await acts.embedPlan({ runDir: input.runDir, configIds: input.configIds, configFiles: input.configFiles });
 
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
@@ -49,15 +52,27 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
     const local = isInProcess(p.config.provider);
     const width = local ? 1 : Math.max(1, input.hostedConcurrency ?? 4);
     const stats: EmbedStats[] = [];
+    // The first failure of this configuration: no lane takes another batch, and the ones in flight are cancelled.
+    let failure: { err: unknown } | null = null;
+    const scope = new CancellationScope();
     try {
       let next = 0;
       const lane = async () => {
-        while (next < p.batches.length) {
+        while (next < p.batches.length && !failure) {
           const batch = p.batches[next++];
-          stats.push(await acts.embedBatch({ runDir: plan.runDir, config: p.config, batch }));
+          try {
+            stats.push(await batches.embedBatch({ runDir: plan.runDir, config: p.config, batch }));
+          } catch (err) {
+            if (!failure) {
+              failure = { err };
+              scope.cancel();
+            }
+          }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(width, p.batches.length) }, lane));
+      // Every lane ends (a cancelled batch once its activity has stopped) before the configuration is reported.
+      await scope.run(() => Promise.all(Array.from({ length: Math.min(width, p.batches.length) }, lane)));
+      if (failure) throw (failure as { err: unknown }).err;
       const written = await acts.writeEmbeddingMatrices({ runDir: plan.runDir, config: p.config });
       return { ...base, status: 'ok', reason: null, stats: sumStats(stats), files: written.files, dims: written.dims };
     } catch (err) {

@@ -18,6 +18,8 @@ export interface EmbedItemsDeps {
   /** Created only when something is missing from the cache: a fully cached rerun never loads a model or needs a key. */
   provider: () => Promise<EmbeddingProvider>;
   retry?: RetryPolicy;
+  /** Aborted when the activity is cancelled (its configuration failed elsewhere): no further batch or retry is sent. */
+  signal?: AbortSignal;
   /** Called after each batch (Temporal heartbeats, progress bars). */
   onBatch?: (done: number, total: number) => void;
   log?: (msg: string) => void;
@@ -74,7 +76,7 @@ export async function embedItems(config: EmbeddingConfig, side: Side, items: rea
       const res = await withRetry(() => send(provider, texts, batchHashes, side, deps.book), deps.retry ?? DEFAULT_RETRY, (e) => {
         stats.retries++;
         deps.log?.(`${config.config_id}: batch ${b + 1}/${total}: ${e.info.status ?? 'connection error'}, retry ${e.attempt} in ${Math.round(e.delayMs)} ms`);
-      });
+      }, deps.signal);
       checkBatch(config, texts.length, res.vectors);
       const rows = batch.map(([h], i) => ({ hash: h, vector: config.normalize ? l2Normalize(res.vectors[i]) : Float32Array.from(res.vectors[i]) }));
       deps.cache.putMany(config.config_id, fp, rows);

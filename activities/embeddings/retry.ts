@@ -13,6 +13,22 @@ export interface RetryPolicy {
   random?: () => number;
 }
 
+/** A wait that ends early, rejecting with the signal's reason, when the signal aborts. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
 
 export interface RetryInfo {
@@ -54,11 +70,16 @@ export interface RetryEvent {
   error: unknown;
 }
 
-/** Runs `fn`, retrying retryable failures with exponential backoff, honouring Retry-After when given. */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY, onRetry?: (e: RetryEvent) => void): Promise<T> {
-  const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+/**
+ * Runs `fn`, retrying retryable failures with exponential backoff, honouring Retry-After when given. Once `signal`
+ * aborts (the activity was cancelled: its configuration already failed) no further attempt is made and a wait ends
+ * at once, throwing the signal's reason.
+ */
+export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY, onRetry?: (e: RetryEvent) => void, signal?: AbortSignal): Promise<T> {
+  const sleep = policy.sleep ?? (signal ? (ms: number) => abortableSleep(ms, signal) : (ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const random = policy.random ?? Math.random;
   for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
     try {
       return await fn(attempt);
     } catch (error) {

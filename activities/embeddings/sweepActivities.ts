@@ -80,6 +80,15 @@ export const TEXTS_PER_ACTIVITY = 512;
  * The sweep's activities (Temporal, `embed` queue). Providers are created once per worker and configuration and
  * reused across batches (a local model loads once).
  */
+/** The running activity's cancellation (the sweep cancels a failed configuration's other batches); none outside one. */
+function cancellationSignal(): AbortSignal | undefined {
+  try {
+    return Context.current().cancellationSignal;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createEmbedActivities(deps: EmbedActivitiesDeps) {
   const modelRoot = deps.modelRoot ?? defaultModelRoot();
   const penv: ProviderEnv = { env: deps.env, modelRoot, baseUrls: deps.baseUrls };
@@ -142,6 +151,7 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
             cache: getCache(),
             provider: () => providerFor(input.config),
             retry: deps.retry,
+            signal: cancellationSignal(),
             log: deps.log,
             book: isHosted(input.config)
               ? ledgerBook(embeddingLedgerAt(runPaths(input.runDir).ledger), {

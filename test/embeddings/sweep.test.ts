@@ -118,3 +118,43 @@ print(json.dumps(res))
 function brokenModelShort(s: FakeEmbeddingServer) {
   s.scriptModel('broken-model', { status: 'short' });
 }
+
+test('a configuration that fails has its other batches cancelled: the sweep reports it once they have stopped, and nothing for it reaches the provider after', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'sweep-cancel-'));
+  const runDir = join(tmp, 'runs', 'r2');
+  writeTinyBenchmark(runDir, 5);
+  const cfgFile = join(tmp, 'flaky.json');
+  // batch_size 1: the query side and the document side are one activity each, several requests apiece.
+  writeFileSync(cfgFile, JSON.stringify({ configs: [{ config_id: 'flaky', family: 'x', provider: 'openai-compatible', model: 'flaky-model', dimensions: 8, base_url_env: 'TEI_URL', batch_size: 1 }] }));
+  const queues = t.uniqueQueues();
+  const acts = createEmbedActivities({
+    root: process.cwd(),
+    env: { TEI_URL: server.baseUrls.openai },
+    cachePath: join(tmp, 'cache.sqlite'),
+    baseUrls: server.baseUrls,
+    // A provider that keeps answering 500 is retried without end, every 20 ms: only a cancellation stops it.
+    retry: { maxAttempts: 1_000_000, baseDelayMs: 20, maxDelayMs: 20, maxRetryAfterMs: 0, random: () => 1 },
+  });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  const flaky = () => server.requests.filter((r) => (r.body as any).model === 'flaky-model').length;
+  // The first request (either side's) gets a short batch: that batch fails for good. Every later one a 500.
+  server.scriptModel('flaky-model', { status: 'short' }, ...Array.from({ length: 100_000 }, () => ({ status: 500 as const })));
+
+  const workflowId = `sweep-cancel-${queues.prefix}`;
+  const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId, args: [{ queues, runDir, configIds: ['flaky'], configFiles: [cfgFile] }] });
+  const atReturn = flaky();
+  const r = res.results.find((x) => x.config_id === 'flaky')!;
+  assert.equal(r.status, 'failed');
+  // The reason is the first failure (the short batch), not the cancellation of the other batch.
+  assert.match(r.reason!, /flaky: sent 1 texts, got 0 vectors back/);
+  assert.ok(atReturn >= 3, `the other batch was retrying when it was cancelled (${atReturn} requests)`);
+
+  // The other batch was asked to stop and did stop (the server retries a cancelled activity never again)...
+  const { events } = await t.client.workflow.getHandle(workflowId).fetchHistory();
+  const count = (key: string) => (events ?? []).filter((e) => (e as Record<string, unknown>)[key]).length;
+  assert.equal(count('activityTaskCancelRequestedEventAttributes'), 1);
+  assert.equal(count('activityTaskCanceledEventAttributes'), 1);
+  // ...before the sweep reported the configuration: nothing of it was in flight, and nothing came after.
+  assert.equal(server.inflight, 0);
+  assert.equal(flaky(), atReturn);
+});

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import type { ProviderEnv } from './types.ts';
+import type { ServerListing } from './serverModels.ts';
 
 export interface Availability {
   ok: boolean;
@@ -59,9 +60,27 @@ export function localModelFiles(config: EmbeddingConfig): string[] {
   return [];
 }
 
+/** Whether a listed server holds `model`. Ollama lists `name:latest` and answers to the bare name too. */
+export function serverHolds(models: readonly string[], model: string): boolean {
+  return models.some((m) => m === model || m === `${model}:latest`);
+}
+
 /**
- * Can this configuration run here, without loading anything or calling anyone: API key set, server URL set,
- * weights present. The factories check the same facts (above) and throw ProviderUnavailableError on them.
+ * An openai-compatible configuration against the server its URL names: what the server listed decides (a model it
+ * does not hold would only 404), nothing listening there is unavailable too; a server that cannot list (or was
+ * not asked: no listing given) is tried.
+ */
+function serverAvailability(model: string, url: string, listing: ServerListing | undefined): Availability {
+  if (!listing || listing.state === 'unlisted') return { ok: true, detail: `server ${url}${listing ? ` (it lists no models: ${listing.detail})` : ''}` };
+  if (listing.state === 'no_answer') return { ok: false, detail: `server ${url} does not answer (${listing.detail})` };
+  if (serverHolds(listing.models, model)) return { ok: true, detail: `server ${url} serves ${model}` };
+  const shown = listing.models.slice(0, 4).join(', ') + (listing.models.length > 4 ? `, … (${listing.models.length})` : '');
+  return { ok: false, detail: `server ${url} does not serve ${model} (GET /models lists: ${shown || 'nothing'})` };
+}
+
+/**
+ * Can this configuration run here, without loading anything or calling anyone: API key set, server URL set (and,
+ * when `penv.servers` has the server's listing, the model among what it serves: see serverModels.ts), weights present. The factories check the same facts (above) and throw ProviderUnavailableError on them.
  */
 export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availability {
   switch (config.provider) {
@@ -76,7 +95,8 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
     }
     case 'openai-compatible': {
       const url = configuredBaseUrl(config, penv);
-      return url ? { ok: true, detail: `server ${url}` } : { ok: false, detail: `no server: set ${config.base_url_env ?? 'base_url'}` };
+      if (!url) return { ok: false, detail: `no server: set ${config.base_url_env ?? 'base_url'}` };
+      return serverAvailability(config.model, url, penv.servers?.get(url));
     }
     case 'local-onnx':
     case 'local-static':

@@ -8,6 +8,7 @@ import { invocationFingerprint, prepareText, sideOf, type Side } from '../../cor
 import type { EmbedStats } from '../../core/embeddings/stats.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { availability } from './availability.ts';
+import { listServers } from './serverModels.ts';
 import { EmbeddingCache, textHash } from './cache.ts';
 import { embeddingCachePath, modelRoot as defaultModelRoot } from '../paths.ts';
 import { loadRegistry } from './configs.ts';
@@ -126,9 +127,11 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       // Requests a killed sweep of this run left in flight: no answer will come for them (lost, at their bound).
       const lost = embeddingLedgerAt(runPaths(runDir).ledger).reconcileStarted(runIdOf(runDir), workerMayBeAlive);
       if (lost) deps.log?.(`${runDir}: ${lost} embedding request(s) of a dead worker had no answer recorded: counted as lost (see \`audit\`)`);
+      // A model its server does not list is unavailable here, with the reason, not a run of 404s.
+      const planEnv: ProviderEnv = { ...penv, servers: await listServers(configs, penv) };
       const plans = configs.map((config): ConfigPlan => {
         if (config.provider === 'bm25') return { config, status: 'lexical', reason: 'scored lexically from the texts; no matrices', batches: [] };
-        const a = availability(config, penv);
+        const a = availability(config, planEnv);
         if (!a.ok) return { config, status: 'unavailable', reason: a.detail, batches: [] };
         const batches: BatchPlan[] = [];
         for (const [side, list] of [['query', items.queries], ['document', items.corpus]] as const) {

@@ -1,5 +1,6 @@
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import type { Side } from '../../core/embeddings/prepare.ts';
+import type { ServerListing } from './serverModels.ts';
 
 /** What a provider returns for one batch, in input order. */
 export interface EmbedBatchResult {
@@ -29,6 +30,8 @@ export interface ProviderEnv {
   modelRoot: string;
   /** Base URL override per hosted provider (tests point the real SDKs at the fake server with this). */
   baseUrls?: Partial<Record<'openai' | 'gemini' | 'mistral' | 'cohere', string>>;
+  /** What each OpenAI-compatible server (by base URL) listed at `GET /models` (serverModels.ts `listServers`); read by `availability`. */
+  servers?: ReadonlyMap<string, ServerListing>;
 }
 
 export type ProviderFactory = (config: EmbeddingConfig, penv: ProviderEnv) => Promise<EmbeddingProvider>;

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { availability } from '../../activities/embeddings/availability.ts';
+import { listServers } from '../../activities/embeddings/serverModels.ts';
+import { configuredBaseUrl } from '../../activities/embeddings/availability.ts';
+import { servableModelNames } from '../../infra/embedServer/servedModel.ts';
 import { retrieverKind } from '../../core/embeddings/registry.ts';
 import { modelRoot } from '../../activities/paths.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
@@ -11,11 +14,16 @@ export function registerConfigs(program: Command): void {
     .description('List embedding configurations and whether each can run here (weights present, API key or server set)')
     .option('--config-file <file...>', 'extra registry files merged after ours and .execretrieval/embedding-configs.json')
     .option('--json', 'print JSON')
-    .action((opts: { configFile?: string[]; json?: boolean }) => {
+    .action(async (opts: { configFile?: string[]; json?: boolean }) => {
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
-      const penv = { env: process.env, modelRoot: modelRoot() };
+      const base = { env: process.env, modelRoot: modelRoot() };
+      const penv = { ...base, servers: await listServers(reg.entries.map((e) => e.config), base) };
+      const served = servableModelNames(reg.entries, base);
       const rows = reg.entries.map((e) => {
         const a = availability(e.config, penv);
+        // An open-weight entry waiting for a server that this checkout can be: say how to start it.
+        const localServer = e.config.provider === 'openai-compatible' && !configuredBaseUrl(e.config, base) && served.has(e.config.model);
+        const env = e.config.base_url_env ?? 'base_url';
         return {
           config_id: e.config.config_id,
           kind: retrieverKind(e.config),
@@ -26,7 +34,8 @@ export function registerConfigs(program: Command): void {
           paper: e.config.paper,
           default_run: e.config.default_run,
           runnable: a.ok,
-          detail: a.detail,
+          detail: localServer ? `${a.detail}; \`execretrieval serve-embeddings\` serves it here (then ${env}=http://127.0.0.1:8089/v1)` : a.detail,
+          local_server: localServer,
           origin: e.origin,
           overrides: e.overrides,
         };

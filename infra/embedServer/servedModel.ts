@@ -3,7 +3,7 @@ import { availability } from '../../activities/embeddings/availability.ts';
 import { createProvider } from '../../activities/embeddings/providers/index.ts';
 import type { EmbeddingProvider, ProviderEnv } from '../../activities/embeddings/types.ts';
 import type { RegistryEntry } from '../../core/embeddings/registry.ts';
-import { createE5Model } from './e5Backend.ts';
+import { createE5Model, E5_ALIASES, E5_MODEL } from './e5Backend.ts';
 
 /** One model the server holds: the names it answers to, and how it embeds (already-prepared texts, in order). */
 export interface ServedModel {
@@ -55,6 +55,35 @@ export function localServedModel(config: EmbeddingConfig, penv: ProviderEnv): Se
   };
 }
 
+/**
+ * The local registry models the server can hold (weights here), each with the name it answers to first and its
+ * aliases: the model name and config id, or the config id alone when two configurations share a model name (fp32
+ * and int8 of one model), where the model name would be ambiguous. Loads nothing.
+ */
+function servableLocal(entries: readonly RegistryEntry[], penv: ProviderEnv) {
+  const configs = entries.map((e) => e.config).filter((c) => c.provider === 'local-onnx' || c.provider === 'local-static');
+  const unavailable: ServableModels['unavailable'] = [];
+  const local: { config: EmbeddingConfig; id: string; aliases: string[] }[] = [];
+  const modelCount = new Map<string, number>();
+  for (const c of configs) modelCount.set(c.model, (modelCount.get(c.model) ?? 0) + 1);
+  for (const c of configs) {
+    const a = availability(c, penv);
+    if (!a.ok) unavailable.push({ name: c.config_id, reason: a.detail });
+    else local.push(modelCount.get(c.model)! > 1 ? { config: c, id: c.config_id, aliases: [] } : { config: c, id: c.model, aliases: [c.config_id] });
+  }
+  return { local, unavailable };
+}
+
+/**
+ * Every name `serve-embeddings` would answer to here, without starting anything: what `configs` reads to say that
+ * an openai-compatible entry without a server (multilingual-e5-small, all-minilm-l6-v2) runs through it.
+ */
+export function servableModelNames(entries: readonly RegistryEntry[], penv: ProviderEnv): Set<string> {
+  const names = new Set<string>([E5_MODEL, ...E5_ALIASES]);
+  for (const m of servableLocal(entries, penv).local) for (const n of [m.id, ...m.aliases]) names.add(n);
+  return names;
+}
+
 export interface ServableModels {
   models: ServedModel[];
   /** Models asked for (or found in the registry) that cannot be served here, with the reason. */
@@ -68,24 +97,8 @@ export interface ServableModels {
  * would be ambiguous, so each answers to its config_id only.
  */
 export function servableModels(entries: readonly RegistryEntry[], penv: ProviderEnv, names: readonly string[] | null, log?: (m: string) => void): ServableModels {
-  const local = entries.map((e) => e.config).filter((c) => c.provider === 'local-onnx' || c.provider === 'local-static');
-  const unavailable: ServableModels['unavailable'] = [];
-  const all: ServedModel[] = [];
-  const modelCount = new Map<string, number>();
-  for (const c of local) modelCount.set(c.model, (modelCount.get(c.model) ?? 0) + 1);
-  for (const c of local) {
-    const a = availability(c, penv);
-    if (!a.ok) {
-      unavailable.push({ name: c.config_id, reason: a.detail });
-      continue;
-    }
-    const m = localServedModel(c, penv);
-    if (modelCount.get(c.model)! > 1) {
-      m.id = c.config_id;
-      m.aliases = [];
-    }
-    all.push(m);
-  }
+  const { local, unavailable } = servableLocal(entries, penv);
+  const all: ServedModel[] = local.map(({ config, id, aliases }) => Object.assign(localServedModel(config, penv), { id, aliases }));
   all.push(createE5Model({ log }));
   if (!names) return { models: all, unavailable };
   const chosen: ServedModel[] = [];

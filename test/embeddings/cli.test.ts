@@ -30,7 +30,8 @@ test('configs --json lists every configuration with whether it can run here, use
   assert.equal((by.get('local-all-minilm-l6-v2') as any).runnable, true);
   assert.equal((by.get('local-static-64') as any).runnable, true);
   assert.equal((by.get('openai-text-embedding-3-small') as any).runnable, true);
-  assert.equal((by.get('my-server') as any).runnable, true);
+  // Listed from the user's file; nothing listens at its URL, so it is unavailable with that reason (not a failed run).
+  assert.deepEqual([(by.get('my-server') as any).runnable, (by.get('my-server') as any).detail], [false, 'server http://127.0.0.1:9/v1 does not answer (GET http://127.0.0.1:9/v1/models: a port fetch refuses to connect to (WHATWG bad ports))']);
   // Each with its kind and license (the weights' own, as the package or model card states it).
   const int8 = by.get('local-all-minilm-l6-v2-int8') as any;
   assert.deepEqual([int8.kind, int8.license, int8.runnable, int8.default_run], ['dense', 'Apache-2.0', true, false]);

@@ -28,6 +28,7 @@ let proxy: Server;
 let proxyUrl: string;
 const seen: { model: string; n: number; status: number }[] = [];
 let fail503 = 1;
+let listings = 0;
 
 before(async () => {
   const started = startServerCli(['--port', '0', '--models', 'multilingual-e5-small,local-all-minilm-l6-v2']);
@@ -38,6 +39,15 @@ before(async () => {
     req.on('data', (b: Buffer) => chunks.push(b));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
+      if (req.method === 'GET') {
+        // The sweep's plan asks the server what it serves (GET /v1/models): passed through, counted apart.
+        listings++;
+        request(`${serverUrl}${req.url}`, (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        }).end();
+        return;
+      }
       const parsed = JSON.parse(body.toString('utf8')) as { model: string; input: string[] };
       if (parsed.model === 'intfloat/multilingual-e5-small' && fail503 > 0) {
         fail503--;
@@ -93,11 +103,18 @@ test('a sweep through the local server: e5 and MiniLM over the OpenAI-compatible
   });
   await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
   const configIds = ['multilingual-e5-small', 'all-minilm-l6-v2', 'local-all-minilm-l6-v2'];
-  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `srv-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds }] });
+  // Also named: an openai-compatible entry whose model this server does not hold. Its listing says so, so the
+  // sweep reports it unavailable with the reason and sends it nothing (before: a 404 per batch, a failed config).
+  const notServed = 'qwen3-embedding-0.6b';
+  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `srv-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds: [...configIds, notServed] }] });
 
   const res = await run();
   const by = new Map(res.results.map((r) => [r.config_id, r]));
   for (const id of configIds) assert.equal(by.get(id)!.status, 'ok', `${id}: ${by.get(id)!.reason}`);
+  assert.equal(by.get(notServed)!.status, 'unavailable');
+  assert.match(by.get(notServed)!.reason!, new RegExp(`^server ${proxyUrl}/v1 does not serve Qwen/Qwen3-Embedding-0\\.6B \\(GET /models lists: .*intfloat/multilingual-e5-small`));
+  assert.equal(seen.filter((s) => s.model.startsWith('Qwen/')).length, 0, 'nothing was sent for the model the server does not hold');
+  assert.ok(listings >= 1, 'the plan asked the server what it serves');
 
   // Batching: e5's batch_size is 32: 20 queries in one request, 40 snippets as 32 + 8; one of them was sent twice
   // (the 503, then the retry), which the sweep counted.
@@ -148,7 +165,7 @@ test('a sweep through the local server: e5 and MiniLM over the OpenAI-compatible
   const before = seen.length;
   const again = await run();
   assert.equal(seen.length, before);
-  for (const r of again.results) {
+  for (const r of again.results.filter((x) => x.config_id !== notServed)) {
     assert.equal(r.status, 'ok');
     assert.equal(r.stats!.embedded, 0);
     assert.equal(r.stats!.cached, 60);

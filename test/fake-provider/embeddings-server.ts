@@ -35,6 +35,8 @@ export interface FakeEmbeddingServer {
   requests: RecordedRequest[];
   /** Requests received and not yet answered (a `hold` fault keeps one in flight). */
   readonly inflight: number;
+  /** `GET /openai/v1/models` requests answered (a list with the `models` option, else 404); not in `requests`. */
+  readonly listings: number;
   script(api: Api, ...faults: Fault[]): void;
   /** Faults for requests naming this model only (other models' requests, interleaved, are untouched). */
   scriptModel(model: string, ...faults: Fault[]): void;
@@ -58,7 +60,7 @@ export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).le
  * `billing: 'words'` (default) reports and bills `fakeTokens` per text; `'bytes'` the most a byte-level tokenizer
  * could bill: every UTF-8 byte a token, plus 4 per text (cost-bound tests).
  */
-export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number; billing?: 'words' | 'bytes' } = {}): Promise<FakeEmbeddingServer> {
+export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number; billing?: 'words' | 'bytes'; models?: string[] } = {}): Promise<FakeEmbeddingServer> {
   const tokensOf = opts.billing === 'bytes' ? (t: string) => Buffer.byteLength(t, 'utf8') + 4 : fakeTokens;
   const requests: RecordedRequest[] = [];
   const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [], cohere: [] };
@@ -71,6 +73,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
   };
 
   let inflight = 0;
+  let listings = 0;
   /** Applies the next scripted fault; returns true when it answered the request itself. */
   const fault = (api: Api, model: string, res: ServerResponse): 'short' | { hold: number } | boolean => {
     const f = modelFaults.get(model)?.shift() ?? faults[api].shift();
@@ -98,6 +101,13 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     }
     const api: Api | null = (['openai', 'gemini', 'mistral', 'cohere'] as const).find((a) => path.startsWith(`/${a}/`)) ?? null;
     if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
+    // What an OpenAI-compatible server lists (`models` option); without it, a server that has no such route.
+    // Answered apart: not an embedding request, so neither recorded nor given a scripted fault.
+    if (req.method === 'GET' && path === '/openai/v1/models') {
+      listings++;
+      if (!opts.models) return send(res, 404, { error: { message: `no route ${path}` } });
+      return send(res, 200, { object: 'list', data: opts.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+    }
     const recorded: RecordedRequest = { api, path, headers: req.headers, body };
     requests.push(recorded);
     const model = api === 'gemini' ? (/models\/([^:]+):/.exec(path)?.[1] ?? '') : String(body.model ?? '');
@@ -190,6 +200,9 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     requests,
     get inflight() {
       return inflight;
+    },
+    get listings() {
+      return listings;
     },
     script: (api, ...fs) => faults[api].push(...fs),
     scriptModel: (model, ...fs) => modelFaults.set(model, [...(modelFaults.get(model) ?? []), ...fs]),

@@ -11,6 +11,10 @@ import { CliError } from './errors.ts';
 import { resolveTemporalTarget } from '../temporal.config.ts';
 import { pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
+import { loadRegistry } from '../activities/embeddings/configs.ts';
+import { modelRoot } from '../activities/paths.ts';
+import { PROJECT_ROOT } from '../workers/registry.ts';
+import { runServerPlan, withRunServer } from '../infra/embedServer/forRun.ts';
 
 export interface PipelineCliSettings {
   id: string;
@@ -57,6 +61,15 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
   if (!s.worker && !resolveTemporalTarget(process.env).address) {
     throw new CliError('run --no-worker: set TEMPORAL_ADDRESS to the cluster whose workers serve the queues (without it this command would start a dev server no worker serves)', EXIT_CODES.usage);
   }
+  // Named configurations that only this checkout's embedding server can serve (multilingual-e5-small): the run
+  // starts it for itself, for workers in this process only (remote workers could not reach 127.0.0.1 here).
+  const entries = loadRegistry({ root: PROJECT_ROOT, env: process.env }).entries;
+  const penv = { env: process.env, modelRoot: modelRoot() };
+  const serve = s.worker ? runServerPlan(entries, s.configs ?? null, penv) : null;
+  return serve ? withRunServer(serve, entries, penv, (m) => process.stderr.write(`== ${m}\n`), () => runOnTemporal(s)) : runOnTemporal(s);
+}
+
+async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult> {
   const temporal = { worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir) };
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {

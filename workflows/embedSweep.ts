@@ -2,9 +2,9 @@
  * embedSweep: embed a built benchmark's queries and corpus under many configurations.
  *
  * Plan (which configurations can run here, the batch ranges) → per configuration, its batches fan out (a few in
- * flight at a time; one at a time for in-process models, which already use every core) → its matrices are
- * written → one report. A configuration that fails (no key, a provider that keeps failing, a malformed answer)
- * fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
+ * flight at a time; one at a time for in-process models, which already use every core, and one in-process
+ * model at a time) → its matrices are written → one report. A configuration that fails (no key, a provider that
+ * keeps failing, a malformed answer) fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
  * resumed run re-embed nothing already embedded.
  */
 import { proxyActivities, ApplicationFailure, ActivityFailure, ActivityCancellationType, CancellationScope } from '@temporalio/workflow';
@@ -80,7 +80,19 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
     }
   };
 
-  const results = await Promise.all(plan.configs.map(one));
+  // In-process models run one after another, hosted ones side by side: one in-process batch already uses every
+  // core, so two models at once only compete for them (and starve the JavaScript thread that tokenizes and loads
+  // the next one). Curated set, MiniLM + static-64 + SPLADE-tiny at load 17-19: 127 s one after another, 151 s
+  // side by side (docs/build-and-score-time.md).
+  let inProcessTail: Promise<unknown> = Promise.resolve();
+  const results = await Promise.all(
+    plan.configs.map((p) => {
+      if (p.status !== 'ready' || !isInProcess(p.config.provider)) return one(p);
+      const r = inProcessTail.then(() => one(p));
+      inProcessTail = r;
+      return r;
+    }),
+  );
   const report = await acts.writeEmbedReport({ runDir: plan.runDir, plan: { runDir: plan.runDir, problems: plan.problems, counts: plan.counts }, results, configs: plan.configs.map((p) => p.config) });
   return { report, results };
 }

@@ -158,3 +158,38 @@ test('a configuration that fails has its other batches cancelled: the sweep repo
   assert.equal(server.inflight, 0);
   assert.equal(flaky(), atReturn);
 });
+
+test('in-process models embed one after another (each batch already uses every core); a hosted one runs beside them', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'sweep-local-'));
+  const runDir = join(tmp, 'runs', 'r1');
+  writeTinyBenchmark(runDir, 5);
+  const cfgFile = join(tmp, 'my-configs.json');
+  writeFileSync(cfgFile, JSON.stringify(USER_CONFIGS));
+  const queues = t.uniqueQueues();
+  const acts = createEmbedActivities({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
+  // Each activity's span, per configuration: recorded where the work runs, in the worker.
+  const spans: { config: string; start: number; end: number }[] = [];
+  const timed = <A extends { config: { config_id: string } }, R>(f: (a: A) => Promise<R>) => async (a: A): Promise<R> => {
+    const start = performance.now();
+    try {
+      return await f(a);
+    } finally {
+      spans.push({ config: a.config.config_id, start, end: performance.now() });
+    }
+  };
+  const wrapped = { ...acts, embedBatch: timed(acts.embedBatch), writeEmbeddingMatrices: timed(acts.writeEmbeddingMatrices) };
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: wrapped, close: acts.closeEmbedResources }) }] });
+  const local = ['local-static-64', 'local-all-minilm-l6-v2'];
+  const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `sweep-local-${queues.prefix}`, args: [{ queues, runDir, configIds: [...local, 'oa-small'], configFiles: [cfgFile] }] });
+  assert.deepEqual(res.results.map((r) => [r.config_id, r.status]), [['local-static-64', 'ok'], ['local-all-minilm-l6-v2', 'ok'], ['oa-small', 'ok']]);
+  const span = (id: string) => {
+    const own = spans.filter((s) => s.config === id);
+    assert.ok(own.length >= 2, `${id}: ${own.length} activities`);
+    return { start: Math.min(...own.map((s) => s.start)), end: Math.max(...own.map((s) => s.end)) };
+  };
+  const [a, b] = local.map(span);
+  // The second in-process model starts only after the first one's last activity (its matrices) has ended.
+  assert.ok(b.start >= a.end, `local-all-minilm-l6-v2 started ${(a.end - b.start).toFixed(0)} ms before local-static-64 ended`);
+  // The hosted configuration does not wait for them: it starts before the second in-process model.
+  assert.ok(span('oa-small').start < b.start);
+});

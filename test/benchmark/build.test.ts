@@ -92,7 +92,7 @@ test('build: release files, rejections with reasons, byte-identical output for t
   assert.equal(tb.executions.run, 0, 'warm: nothing run again');
   assert.equal(tb.executions.cached, ta.executions.run + ta.executions.cached);
   // Mutants ran under limits from the canonicals' measured times: fast toy canonicals get a short tier (which one
-  // depends on the machine's load: 0.2 s unless the canonical took over 20 ms), one entry per task with mutants.
+  // depends on the machine's load: 0.1 s unless the canonical took over 20 ms), one entry per task with mutants.
   assert.equal(Object.values(a.report.mutant_timeout_s).reduce((x, y) => x + y, 0), 2);
   for (const t of Object.keys(a.report.mutant_timeout_s)) assert.ok(Number(t) <= 1, `tier ${t} s`);
 });

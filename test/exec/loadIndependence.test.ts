@@ -86,7 +86,7 @@ test('mutation verification gives the same verdicts and limits on a starved mach
   const loaded = summary(await underBurners(() => mutateAndVerify(jobs, oracle, { seed: 0, mutator: { cachePath: null } })));
   assert.deepEqual(loaded, quiet);
   const byTask = Object.fromEntries(quiet.map((s) => [s.task, s]));
-  assert.equal(byTask.mbpp_187.limit, 0.2);
+  assert.equal(byTask.mbpp_187.limit, 0.1);
   assert.equal(byTask.mbpp_187.selected.length, 4);
-  assert.equal(byTask.mbpp_761.limit, 0.2);
+  assert.equal(byTask.mbpp_761.limit, 0.1);
 });

@@ -103,19 +103,22 @@ test('rounds: a one-test suite under the distinct-subset rule stops at its one a
   assert.deepEqual(nextRound({ ...p, tried: new Set([0]), verified: [{ candidate: cs[0], verdict: 'equivalent', failing_tests: [] }] }, limits), [1, 2, 3, 4]);
 });
 
-test('mutant time limits: 10x the canonical, floor 0.2 s, rounded up to a tier, never above the old fixed tiers', () => {
-  assert.equal(mutantTimeLimitS(7), 0.2); // the median MBPP canonical: floor
-  assert.equal(mutantTimeLimitS(20), 0.2);
-  assert.equal(mutantTimeLimitS(21), 0.5); // 0.21 s -> next tier
-  assert.equal(mutantTimeLimitS(60), 1);
-  assert.equal(mutantTimeLimitS(249), 1); // old tier: 1 s under 250 ms
-  assert.equal(mutantTimeLimitS(250), 3); // 2.5 s -> tier 3, old tier 3
+test('mutant time limits: 5x the canonical, floor 0.1 s, rounded up to a tier, never above the old fixed tiers', () => {
+  assert.equal(mutantTimeLimitS(5), 0.1); // the median MBPP canonical: floor
+  assert.equal(mutantTimeLimitS(12.3), 0.1); // the slowest MBPP canonical, loaded: still the floor
+  assert.equal(mutantTimeLimitS(20), 0.1);
+  assert.equal(mutantTimeLimitS(21), 0.2); // 0.105 s -> next tier
+  assert.equal(mutantTimeLimitS(40), 0.2);
+  assert.equal(mutantTimeLimitS(41), 0.5);
+  assert.equal(mutantTimeLimitS(120), 1);
+  assert.equal(mutantTimeLimitS(249), 1); // 1.245 s -> tier 2, capped by the old 1 s tier under 250 ms
+  assert.equal(mutantTimeLimitS(250), 2); // 1.25 s -> tier 2, old tier 3
   assert.equal(mutantTimeLimitS(2000), 5);
   assert.equal(mutantTimeLimitS(5000), 5);
   for (const ms of [0, 3, 19, 33, 99, 180, 400, 900, 1500]) {
     const old = ms < 250 ? 1 : ms < 1000 ? 3 : 5;
     const limit = mutantTimeLimitS(ms);
-    assert.ok(limit <= old && limit >= Math.min(old, Math.max(0.2, (10 * ms) / 1000)), `${ms} ms -> ${limit} s`);
+    assert.ok(limit <= old && limit >= Math.min(old, Math.max(0.1, (5 * ms) / 1000)), `${ms} ms -> ${limit} s`);
   }
 });
 

@@ -130,7 +130,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();
-  const report = await writeReport(opts.runDir, bootstrap);
+  const report = await writeReport(opts.runDir, bootstrap, { bench });
   const timings: TimeBreakdown = {
     phases: [
       ['load', tRank],

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRegistry } from '../embeddings/configs.ts';
 import { apiKeyEnv, availability } from '../embeddings/availability.ts';
+import { listServers } from '../embeddings/serverModels.ts';
 import { defaultCachePath, openOracle } from '../exec/oracle.ts';
 import { embeddingCachePath, modelRoot, projectRoot, stateDir } from '../paths.ts';
 import { pythonExecutable } from '../python/interpreter.ts';
@@ -60,9 +61,12 @@ function temporalChecks(env: NodeJS.ProcessEnv): Check[] {
   return out;
 }
 
-function modelAndKeyChecks(env: NodeJS.ProcessEnv): { checks: Check[]; runnable: string[] } {
+async function modelAndKeyChecks(env: NodeJS.ProcessEnv): Promise<{ checks: Check[]; runnable: string[] }> {
   const reg = loadRegistry({ root: projectRoot(), env });
-  const penv = { env, modelRoot: modelRoot() };
+  const base = { env, modelRoot: modelRoot() };
+  // As `configs` and the sweep decide it: an open-weight entry runs only if its server lists its model.
+  const servers = await listServers(reg.entries.map((e) => e.config), base);
+  const penv = { ...base, servers };
   const checks: Check[] = reg.errors.map((e) => ({ area: 'configs', name: 'registry', status: 'fail' as const, detail: e, fix: 'fix the configuration file named' }));
   const runnable: string[] = [];
   const keys = new Map<string, string[]>();
@@ -84,7 +88,13 @@ function modelAndKeyChecks(env: NodeJS.ProcessEnv): { checks: Check[]; runnable:
     checks.push({ area: 'keys', name: k, status: set ? 'ok' : 'warn', detail: `${set ? 'set' : 'not set'} (${uses})`, ...(set ? {} : { fix: `export ${k}=… to run them` }) });
   }
   const server = env.EXECRETRIEVAL_EMBED_BASE_URL;
-  checks.push({ area: 'keys', name: 'EXECRETRIEVAL_EMBED_BASE_URL', status: server ? 'ok' : 'warn', detail: server ? `open-weight models at ${server}` : 'not set (open-weight configurations are unavailable)', ...(server ? {} : { fix: 'point it at an OpenAI-compatible embedding server' }) });
+  const listing = server ? servers.get(server) : undefined;
+  const serverDetail = !server ? 'not set (open-weight configurations are unavailable)'
+    : listing?.state === 'no_answer' ? `${server} does not answer (${listing.detail})`
+    : listing?.state === 'listed' ? `open-weight models at ${server}; it lists ${listing.models.length}: ${listing.models.slice(0, 4).join(', ')}${listing.models.length > 4 ? ', …' : ''}`
+    : `open-weight models at ${server}`;
+  const serverOk = !!server && listing?.state !== 'no_answer';
+  checks.push({ area: 'keys', name: 'EXECRETRIEVAL_EMBED_BASE_URL', status: serverOk ? 'ok' : 'warn', detail: serverDetail, ...(serverOk ? {} : { fix: server ? 'start the server (`execretrieval serve-embeddings` for the local models) or fix the URL' : 'point it at an OpenAI-compatible embedding server' }) });
   return { checks, runnable };
 }
 
@@ -124,7 +134,7 @@ export interface DoctorReport {
 }
 
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
-  const { checks: modelChecks, runnable } = modelAndKeyChecks(env);
+  const { checks: modelChecks, runnable } = await modelAndKeyChecks(env);
   const checks = [...runtimeChecks(), ...temporalChecks(env), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
   return { checks, npm_start: { command: 'execretrieval run --source curated --id default', configs: [...runnable, 'bm25'] } };
 }

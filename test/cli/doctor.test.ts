@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { modelRoot } from '../../activities/paths.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
+import { startFakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 
 function doctor(state: string, extraEnv: Record<string, string>) {
   const env: NodeJS.ProcessEnv = { ...process.env, EXECRETRIEVAL_STATE_DIR: state, ...extraEnv };
@@ -46,3 +47,44 @@ test('doctor: a damaged cache fails with its repair command; keys are reported s
     rmSync(state, { recursive: true, force: true });
   }
 });
+
+test('doctor: open-weight configurations are runnable only if the server lists their model; a server that does not answer is a warning', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'doctor-srv-'));
+  const fake = await startFakeEmbeddingServer({ models: ['intfloat/e5-small-v2'] });
+  try {
+    symlinkSync(modelRoot(), join(state, 'models'));
+    const run = async (url: string) => {
+      const r = await doctorAsync(state, { EXECRETRIEVAL_EMBED_BASE_URL: url });
+      return JSON.parse(r) as { checks: { name: string; status: string; detail: string; fix?: string }[]; npm_start: { configs: string[] } };
+    };
+    const listed = await run(fake.baseUrls.openai);
+    assert.ok(listed.npm_start.configs.includes('e5-small-v2'), 'the listed model runs');
+    for (const id of ['qwen3-embedding-0.6b', 'bge-small-en-v1.5', 'multilingual-e5-small']) assert.ok(!listed.npm_start.configs.includes(id), `${id}: not listed, not run`);
+    const srv = listed.checks.find((c) => c.name === 'EXECRETRIEVAL_EMBED_BASE_URL')!;
+    assert.deepEqual([srv.status, srv.detail], ['ok', `open-weight models at ${fake.baseUrls.openai}; it lists 1: intfloat/e5-small-v2`]);
+
+    const closed = fake.baseUrls.openai;
+    await fake.close();
+    const dead = (await run(closed)).checks.find((c) => c.name === 'EXECRETRIEVAL_EMBED_BASE_URL')!;
+    assert.equal(dead.status, 'warn');
+    assert.equal(dead.detail, `${closed} does not answer (GET ${closed}/models: ECONNREFUSED)`);
+    assert.match(dead.fix!, /serve-embeddings/);
+  } finally {
+    await fake.close().catch(() => {});
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+/** doctor --json without blocking the event loop (the fake server answers from this process). */
+function doctorAsync(state: string, extraEnv: Record<string, string>): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, EXECRETRIEVAL_STATE_DIR: state, ...extraEnv };
+  delete env.TEMPORAL_ADDRESS;
+  delete env.EXECRETRIEVAL_EMBED_CACHE;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'doctor', '--json'], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) => {
+      // doctor exits 1 when a check fails (not one this test makes); its JSON is what is checked.
+      if (err && !stdout) reject(new Error(`${err.message}: ${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}

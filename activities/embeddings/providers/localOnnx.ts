@@ -1,6 +1,6 @@
 import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
-import { requireLocalModel, fedTokens, paddedWidths } from './localModel.ts';
+import { requireLocalModel, fedTokens, paddedWidths, IN_PROCESS_SESSION_OPTIONS } from './localModel.ts';
 import type { EmbeddingProvider, ProviderEnv } from '../types.ts';
 import { tokenizeTruncated } from './truncation.ts';
 
@@ -21,7 +21,7 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
   requireLocalModel(config, penv);
   env.localModelPath = penv.modelRoot;
   const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true });
-  const model: PreTrainedModel = await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true });
+  const model: PreTrainedModel = await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true, session_options: IN_PROCESS_SESSION_OPTIONS });
   const maxLength = config.max_input_tokens ?? undefined;
 
   return {

@@ -1,7 +1,7 @@
 import { AutoModel, AutoTokenizer, env, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { packTopTerms } from '../../../core/ranking/sparse.ts';
-import { requireLocalModel, fedTokens, paddedWidths } from './localModel.ts';
+import { requireLocalModel, fedTokens, paddedWidths, IN_PROCESS_SESSION_OPTIONS } from './localModel.ts';
 import { ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
 import { tokenizeTruncated } from './truncation.ts';
 
@@ -18,7 +18,7 @@ export async function createLocalSpladeProvider(config: EmbeddingConfig, penv: P
   const dir = requireLocalModel(config, penv);
   env.localModelPath = penv.modelRoot;
   const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(config.local!.model_dir, { local_files_only: true });
-  const model: PreTrainedModel = await AutoModel.from_pretrained(config.local!.model_dir, { dtype: 'fp32', local_files_only: true });
+  const model: PreTrainedModel = await AutoModel.from_pretrained(config.local!.model_dir, { dtype: 'fp32', local_files_only: true, session_options: IN_PROCESS_SESSION_OPTIONS });
   const maxLength = config.max_input_tokens ?? undefined;
   const terms = config.dimensions! / 2;
   let pruned = 0;

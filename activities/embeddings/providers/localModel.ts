@@ -36,3 +36,18 @@ export function paddedWidths(tokenizer: PreTrainedTokenizer, texts: readonly str
  * bit-identical.
  */
 export const IN_PROCESS_SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: '0' } } } } as const;
+
+/**
+ * The dense encoders' session options: IN_PROCESS_SESSION_OPTIONS on EXECRETRIEVAL_ONNX_THREADS intra-op
+ * threads, else 1. onnxruntime's default (one spinning thread per core) spent 1.5-2.2x the CPU for the same or less work
+ * per wall second on the 2 shared cores this project runs on: every operator waits for its slowest thread, and
+ * under other processes' load one of the two is often descheduled (figures in docs/dense-indexing.md).
+ * The thread count does not change the vectors (onnxruntime splits a matrix product by output rows and columns,
+ * never along the sum; tested at 1 and 2).
+ */
+export function onnxSessionOptions(penv: ProviderEnv) {
+  const raw = penv.env.EXECRETRIEVAL_ONNX_THREADS;
+  const n = raw === undefined || raw === '' ? 1 : Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ProviderUnavailableError('local-onnx', `EXECRETRIEVAL_ONNX_THREADS=${JSON.stringify(raw)}: want a whole number of threads, at least 1`);
+  return { ...IN_PROCESS_SESSION_OPTIONS, intraOpNumThreads: n };
+}

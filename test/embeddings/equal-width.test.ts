@@ -36,7 +36,7 @@ async function paddedBatch(texts: string[]): Promise<Float32Array[]> {
   const model = await AutoModel.from_pretrained('all-MiniLM-L6-v2', { dtype: 'fp32', local_files_only: true });
   try {
     const inputs = tokenizeTruncated(tokenizer, texts, 256);
-    assert.ok((inputs.attention_mask as Tensor).data.some((m) => m === 0n), 'the reference batch is padded');
+    assert.ok(((inputs.attention_mask as Tensor).data as BigInt64Array).some((m) => m === 0n), 'the reference batch is padded');
     const out = (await model(inputs)) as { last_hidden_state: Tensor };
     const pooled = mean_pooling(out.last_hidden_state, inputs.attention_mask as Tensor).normalize(2, -1);
     const data = pooled.data as Float32Array;

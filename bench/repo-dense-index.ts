@@ -1,8 +1,8 @@
 /**
  * Benchmark: dense indexing of this repository's index (the data/gold commit) with the local
  * all-MiniLM-L6-v2 configuration, chunks/second, several ways over the same chunks in the same run:
- *   full       each chunk's path and whole text, shortest first (what repo index did before heads; the
- *              model truncates at 256 tokens and the tokenizer still reads the whole text)
+ *   full       each chunk's path and whole text, shortest first (the default; the model truncates at 256
+ *              tokens)
  *   head:N     its path, names and first N characters at a line boundary (core/repo/denseText.ts)
  * All ways run `--reps` times (default 2), interleaved, each with a fresh embedding cache; the best of each is reported, with
  * the ratio against `full` (wall clock, and this process's CPU time) and the tokens actually fed to the model (the tokenizer's count capped at the

@@ -15,12 +15,13 @@ export interface DenseTextForm {
 }
 
 /**
- * 128 characters: about a third of the tokens the whole chunk costs all-MiniLM-L6-v2 on this repository's
- * index (62,383 vs 188,020 tokens fed), and dense / hybrid pass rates on data/gold no lower than with whole
- * chunks (bench/repo-dense-index.ts; figures in README). The doc comment and signature come first in a
- * chunk, so they are what is kept.
+ * The whole chunk, because no head passed the rule fixed before the heads were compared
+ * (bench/repo-dense-index.ts --gold; figures in docs/dense-indexing.md): on the half of data/gold that chooses,
+ * the head feeding the fewest tokens whose dense and hybrid pass rates and MRR are each no lower than the whole
+ * chunk's. Every head from 64 to 320 characters lost hybrid MRR there (head:128: 0.618 vs 0.679), although
+ * heads raised the pass rates. A head (`--dense-head-chars 128`) embeds 3x fewer tokens, for that MRR.
  */
-export const DEFAULT_DENSE_TEXT: DenseTextForm = { headChars: 128 };
+export const DEFAULT_DENSE_TEXT: DenseTextForm = { headChars: null };
 
 /** The form as recorded in the index manifest and hashed into the build id. */
 export const denseTextLabel = (f: DenseTextForm) => (f.headChars === null ? 'full' : `head:${f.headChars}`);

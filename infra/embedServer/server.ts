@@ -71,6 +71,11 @@ export async function startEmbedServer(opts: EmbedServerOptions): Promise<EmbedS
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
+    // A client that closes the connection before its answer (a timeout, then its retry) no longer wants it.
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
     if (req.method === 'GET' && (path === '/health' || path === '/')) return send(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/v1/models') {
       return send(res, 200, { object: 'list', data: opts.models.map((m) => ({ id: m.id, object: 'model', owned_by: 'execretrieval', aliases: m.aliases, dimensions: m.dimensions, origin: m.origin })) });
@@ -82,7 +87,7 @@ export async function startEmbedServer(opts: EmbedServerOptions): Promise<EmbedS
         throw new RequestError(400, `model '${r.model}' gives ${model.dimensions}-d vectors only; 'dimensions' ${r.dimensions} is not supported`, 'dimensions');
       }
       const t0 = performance.now();
-      const out = await model.embed(r.texts);
+      const out = await model.embed(r.texts, gone.signal);
       log(`${model.id}: ${r.texts.length} texts, ${out.tokens} tokens, ${Math.round(performance.now() - t0)} ms`);
       return send(res, 200, openAiResponse(model.id, out.vectors, out.tokens, r.base64));
     }
@@ -90,7 +95,7 @@ export async function startEmbedServer(opts: EmbedServerOptions): Promise<EmbedS
       const r = parseTeiRequest(await readJson(req));
       const model = opts.models[0];
       if (!model) throw new RequestError(404, 'no model is served', null, 'model_not_found');
-      const out = await model.embed(r.texts);
+      const out = await model.embed(r.texts, gone.signal);
       return send(res, 200, out.vectors.map((v) => Array.from(r.normalize ? l2Normalize(v) : v)));
     }
     throw new RequestError(404, `no route ${req.method} ${path}`);

@@ -7,6 +7,7 @@ import { parseOpenAiRequest, parseTeiRequest, RequestError, vectorBase64, MAX_IN
 import { splitByPrefix, createE5Model } from '../../infra/embedServer/e5Backend.ts';
 import { startEmbedServer } from '../../infra/embedServer/server.ts';
 import type { ServedModel } from '../../infra/embedServer/servedModel.ts';
+import { oneAtATime } from '../../infra/embedServer/oneAtATime.ts';
 import { pythonExecutable } from '../../activities/python/interpreter.ts';
 
 /** A served model whose vector is a known function of the text, so every answer can be checked exactly. */
@@ -131,5 +132,47 @@ test('serve-embeddings CLI: --help has an example and exit codes; bad port and u
     assert.match(busy.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use`));
   } finally {
     holder.close();
+  }
+});
+
+test('server: a request whose client went away before its turn is not embedded (a timed-out client\'s retry does not queue behind it)', async () => {
+  const queue = oneAtATime();
+  const ran: string[][] = [];
+  const signals: AbortSignal[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const m: ServedModel = {
+    id: 'slow',
+    aliases: [],
+    dimensions: 2,
+    origin: 'test',
+    embed(texts, signal) {
+      signals.push(signal!);
+      return queue(async () => {
+        ran.push([...texts]);
+        if (ran.length === 1) await held; // the first batch is still running when the second client gives up
+        return { vectors: texts.map(() => Float32Array.of(1, 0)), tokens: texts.length };
+      }, signal);
+    },
+    async close() {},
+  };
+  const s = await startEmbedServer({ models: [m] });
+  try {
+    const first = post(`${s.url}/v1/embeddings`, { model: 'slow', input: ['a'] });
+    const gaveUp = new AbortController();
+    const second = fetch(`${s.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'slow', input: ['b'] }), signal: gaveUp.signal }).catch((e: Error) => e.name);
+    // Both requests are with the model (the second waiting for its turn), then the second client closes.
+    while (signals.length < 2) await new Promise((r) => setImmediate(r));
+    assert.equal(signals[1].aborted, false);
+    gaveUp.abort();
+    await new Promise<void>((r) => (signals[1].aborted ? r() : signals[1].addEventListener('abort', () => r())));
+    assert.equal(await second, 'AbortError');
+    release();
+    assert.equal((await first).status, 200);
+    // The third request runs after the skipped one: the queue goes on.
+    assert.equal((await post(`${s.url}/v1/embeddings`, { model: 'slow', input: ['c'] })).status, 200);
+    assert.deepEqual(ran, [['a'], ['c']], 'the abandoned request was never embedded');
+  } finally {
+    await s.close();
   }
 });

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { CliError } from './errors.ts';
 import { resolveTemporalTarget } from '../temporal.config.ts';
-import { pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
+import { pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
@@ -28,6 +28,9 @@ export interface PipelineCliSettings {
   timeout_s?: number;
   rebuild: boolean;
   from?: PipelineStart;
+  until?: PipelineStop;
+  /** Task queue prefix (several users of one cluster; default `execretrieval`). */
+  queuePrefix?: string;
   /** Run the workers in this process (false: `--no-worker`, workers elsewhere; needs TEMPORAL_ADDRESS). */
   worker: boolean;
 }
@@ -65,18 +68,18 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
   // starts it for itself, for workers in this process only (remote workers could not reach 127.0.0.1 here).
   const entries = loadRegistry({ root: PROJECT_ROOT, env: process.env }).entries;
   const penv = { env: process.env, modelRoot: modelRoot() };
-  const serve = s.worker ? runServerPlan(entries, s.configs ?? null, penv) : null;
+  const serve = s.worker && s.until !== 'build' ? runServerPlan(entries, s.configs ?? null, penv) : null;
   return serve ? withRunServer(serve, entries, penv, (m) => process.stderr.write(`== ${m}\n`), () => runOnTemporal(s)) : runOnTemporal(s);
 }
 
 async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult> {
-  const temporal = { worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir) };
+  const temporal = { worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir), ...(s.queuePrefix ? { queuePrefix: s.queuePrefix } : {}) };
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {
       runId: s.id, runDir: s.runDir, source: s.source, seed: s.seed, configs: s.configs ?? null,
       ...(s.profile ? { profile: s.profile } : {}), ...(s.cap ? { cap: s.cap } : {}),
       ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
-      ...(s.from ? { from: s.from } : {}), ...(s.rebuild ? { rebuild: true } : {}),
+      ...(s.from ? { from: s.from } : {}), ...(s.until ? { until: s.until } : {}), ...(s.rebuild ? { rebuild: true } : {}),
     };
     const workflowId = pipelineWorkflowId(settings);
     process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);

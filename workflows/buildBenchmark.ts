@@ -100,7 +100,7 @@ export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildB
       runDir: input.runDir,
       profile: input.profile,
       order,
-      source: input.generator.kind === 'llm' ? `execretrieval-${input.generator.settings.provider}/${input.generator.settings.model}` : 'execretrieval-mechanical',
+      source: `execretrieval-${input.generator.settings.provider}/${input.generator.settings.model}`,
       manifest: { ...input.manifest, tally },
     });
     return { tally, finalize };

@@ -32,16 +32,10 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   for (let n = start.nextAttempt; n <= input.maxAttempts; n++) {
     let gen: GenerateOutcome;
     try {
-      gen =
-        generator.kind === 'llm'
-          ? await llm.generateEntryLlm({
-              runId: input.runId, runDir: input.runDir, entry, attemptNo: n,
-              settings: generator.settings, promptId: generator.promptId, feedback, budget: input.budget, providerPatienceMs: patience,
-            })
-          : await exec.generateEntryMechanical({
-              runId: input.runId, runDir: input.runDir, entry, attemptNo: n,
-              tasksPath: generator.tasksPath, seed: generator.seed, profile: input.profile,
-            });
+      gen = await llm.generateEntryLlm({
+        runId: input.runId, runDir: input.runDir, entry, attemptNo: n,
+        settings: generator.settings, promptId: generator.promptId, feedback, budget: input.budget, providerPatienceMs: patience,
+      });
     } catch (err) {
       const stop = unfinished(err);
       status = stop.status;
@@ -76,7 +70,7 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
     status,
     task,
     attempts,
-    generator: generator.kind === 'llm' ? generator.settings.provider : 'mechanical',
+    generator: generator.settings.provider,
     // Workflow time (deterministic under replay), not the wall clock of whichever worker replays it.
     finished_at: new Date(Date.now()).toISOString(),
   };
@@ -97,7 +91,7 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
       attempt_no: n,
       outcome,
       reasons,
-      model: g?.model ?? (generator.kind === 'llm' ? generator.settings.model : 'mutation-engine'),
+      model: g?.model ?? generator.settings.model,
       usage: g?.usage ?? null,
       cost_usd: g?.cost_usd ?? null,
       latency_ms: g?.latency_ms ?? null,

@@ -8,10 +8,11 @@ import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
 /** Per-class overrides of temporal.config.ts's activity options (tests shorten heartbeat timeouts with it). */
 export type ActivityOverrides = Partial<Record<TaskQueueKey, ActivityOptions>>;
 
-export type GeneratorSpec =
-  | { kind: 'llm'; settings: LlmSettings; promptId: string }
-  /** The mutation engine on tasks that already have canonical and tests (`tasksPath`: their JSONL). */
-  | { kind: 'mechanical'; tasksPath: string; seed: number };
+/**
+ * An LLM generator. (The mutation engine over tasks that already have canonical and tests, `--generator
+ * mechanical`, is the pipeline's build stage: runPipeline with `until: 'build'`, not an entry workflow.)
+ */
+export type GeneratorSpec = { kind: 'llm'; settings: LlmSettings; promptId: string };
 
 export interface BuildEntryInput {
   runId: string;

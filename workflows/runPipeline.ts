@@ -8,6 +8,9 @@
  *   score   (default)     scoreRun over the now warm cache: per-query metrics, statistics, the report
  *   report  (default)     only with --from report: the report again from what scoring stored
  *
+ * `until` stops after a stage: `execretrieval build` and `generate benchmark --generator mechanical` are this
+ * workflow with `until: 'build'` (one implementation of the build: its rounds' executions on the exec queue).
+ *
  * Build's mutant rounds go the same way: each attempt hands back the round it cannot answer, the batches run on
  * the exec queue, the next attempt gets one round further (activities/pipeline/deferredExec.ts). After each
  * stage the run manifest (runs/<id>/manifest.json) records its outputs: paths, content hashes, counts. A killed
@@ -23,6 +26,8 @@ import { embedSweep, type EmbedSweepResult } from './embedSweep.ts';
 
 export const PIPELINE_STAGES = ['build', 'embed', 'score', 'report'] as const;
 export type PipelineStart = (typeof PIPELINE_STAGES)[number];
+export const PIPELINE_STOPS = ['build', 'embed', 'score'] as const;
+export type PipelineStop = (typeof PIPELINE_STOPS)[number];
 
 export interface RunPipelineInput {
   queues: TaskQueues;
@@ -38,6 +43,8 @@ export interface RunPipelineInput {
   timeout_s?: number;
   /** First stage to (re)run; the ones before it must have their outputs (default: build, skipped when complete). */
   from?: PipelineStart;
+  /** Last stage to run (`--until`; default: every stage). `build` alone is what `execretrieval build` and `generate benchmark --generator mechanical` run. */
+  until?: PipelineStop;
   /** Build even when the benchmark is complete (`--rebuild`; `--from build` implies it). */
   rebuild?: boolean;
   /** Requests per exec batch, and batches in flight (defaults 24 and 16). */
@@ -49,6 +56,8 @@ export interface StageRecord {
   status: 'done' | 'skipped';
   /** Attempts of a stage whose executions went to the exec queue, and what its batches ran. */
   rounds?: number;
+  /** Of those attempts, how many continued the previous one where it was (same worker) instead of starting over. */
+  resumed?: number;
   executions?: { requested: number; run: number; cached: number };
   output?: unknown;
   note?: string;
@@ -79,6 +88,9 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   if (!input.runDir || !input.source) throw ApplicationFailure.nonRetryable('runPipeline: runDir and source are required', 'InvalidInputError');
   const from = input.from ?? 'build';
   if (!PIPELINE_STAGES.includes(from)) throw ApplicationFailure.nonRetryable(`runPipeline: unknown stage "${from}" (known: ${PIPELINE_STAGES.join(', ')})`, 'InvalidInputError');
+  if (input.until !== undefined && (!PIPELINE_STOPS.includes(input.until) || PIPELINE_STAGES.indexOf(input.until) < PIPELINE_STAGES.indexOf(from))) {
+    throw ApplicationFailure.nonRetryable(`runPipeline: --until ${input.until} with --from ${from}: the last stage must be one of ${PIPELINE_STOPS.join(', ')}, not before the first`, 'InvalidInputError');
+  }
   const exec = proxyActivities<PipelineExecActivities>(activityOptions('exec', input.queues));
   // Scoring and the report run bootstrap statistics over every configuration: minutes on MBPP, so a longer bound than the default class, and a heartbeat to notice a dead worker.
   const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, { startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds' }));
@@ -118,14 +130,17 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   };
 
   /** Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between. */
-  const withExecRounds = async <T>(stage: string, attempt: () => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; executions: StageRecord['executions'] }> => {
+  const withExecRounds = async <T>(stage: string, attempt: (after: string | undefined) => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; resumed: number; executions: StageRecord['executions'] }> => {
     const executions = { requested: 0, run: 0, cached: 0 };
+    let resumed = 0;
     let previous = '';
     for (let round = 1; ; round++) {
       progress.stage = stage;
       progress.round = round;
-      const got = await attempt();
-      if (got.done) return { output: got.output, rounds: round, executions };
+      // `after`: the misses just run, so a worker that kept the previous attempt suspended continues it (deferredExec.ts).
+      const got = await attempt(previous || undefined);
+      if (got.resumed) resumed++;
+      if (got.done) return { output: got.output, rounds: round, resumed, executions };
       if (got.pending.sha256 === previous) {
         throw ApplicationFailure.nonRetryable(
           `${stage}: the same ${got.pending.count} executions were asked for again after the exec queue ran them: the workers do not share one execution cache (.execretrieval/exec-cache.sqlite must be the same file for every worker)`,
@@ -180,10 +195,10 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     }
     if (!state.complete && state.exists && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
     const l = await sandboxLayers();
-    const b = await withExecRounds('build', () =>
-      exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l }),
+    const b = await withExecRounds('build', (after) =>
+      exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, ...(after ? { after } : {}) }),
     );
-    await record('build', { status: 'done', rounds: b.rounds, executions: b.executions, output: b.output });
+    await record('build', { status: 'done', rounds: b.rounds, resumed: b.resumed, executions: b.executions, output: b.output });
     const c = b.output.counts;
     note(`build: ${c.queries} queries, ${c.corpus} corpus items (${c.distractors} distractors); rejected: ${c.import_rejected} at import, ${c.precheck_rejected} at precheck, ${c.mutation_rejected} at mutation, ${c.gate_rejected} by the gate`);
     if (!c.queries) {
@@ -194,6 +209,12 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     }
     return b.output;
   });
+
+  const finished = () => {
+    enter('done');
+    return result;
+  };
+  if (input.until === 'build') return finished();
 
   // embed
   if (order <= PIPELINE_STAGES.indexOf('embed')) {
@@ -214,20 +235,21 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     await record('embed', { status: 'skipped' });
   }
 
+  if (input.until === 'embed') return finished();
+
   // rank -> execute -> score (+ statistics and the report, which scoreRun writes)
   if (order <= PIPELINE_STAGES.indexOf('score')) {
     const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
     const l = await sandboxLayers();
-    const s = await stage('score', () => withExecRounds('score', () =>
-      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l }),
+    const s = await stage('score', () => withExecRounds('score', (after) =>
+      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, ...(after ? { after } : {}) }),
     ));
     result.score = s.output;
-    await record('score', { status: 'done', rounds: s.rounds, executions: s.executions, output: s.output });
+    await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, executions: s.executions, output: s.output });
   } else {
     enter('report');
     const files = await stage('report', () => local.pipelineReport({ runDir: input.runDir, replicates: input.replicates, seed: input.seed }));
     await record('report', { status: 'done', output: { files } });
   }
-  enter('done');
-  return result;
+  return finished();
 }

@@ -3,9 +3,8 @@ import { statSync } from 'node:fs';
 import { assignEntryIds, dedupRegistry, type Dropped } from '../../core/generation/dedup.ts';
 import type { AttemptSummary, EntryResult, EntryStatus, RegistryEntry } from '../../core/generation/types.ts';
 import { ledgerAt } from '../ledger/ledger.ts';
-import { jsonlFiles } from '../paths.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
-import { readEntryResult, readRegistry, registryFromTasks, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
+import { readEntryResult, readRegistry, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
 
 export interface EntryStartState {
   /** The attempt number to make next (an unjudged attempt is made again under its own number). */
@@ -14,7 +13,7 @@ export interface EntryStartState {
   previousAttempts: AttemptSummary[];
 }
 
-export type EntrySource = { kind: 'registry'; path: string } | { kind: 'tasks'; path: string };
+export type EntrySource = { kind: 'registry'; path: string };
 
 export interface RegistryPage {
   entries: RegistryEntry[];
@@ -29,10 +28,10 @@ export interface RegistryPage {
  */
 let lastRead: { key: string; read: { entries: RegistryEntry[]; problems: RecordProblem[] } } | null = null;
 function readSource(source: EntrySource): { entries: RegistryEntry[]; problems: RecordProblem[] } {
-  const files = source.kind === 'registry' ? [source.path] : jsonlFiles(source.path);
+  const files = [source.path];
   const key = `${source.kind}:${source.path}:${files.map((f) => `${f}@${statSync(f).mtimeMs}`).join(',')}`;
   if (lastRead?.key !== key) {
-    lastRead = { key, read: source.kind === 'registry' ? readRegistry(source.path) : registryFromTasks(source.path) };
+    lastRead = { key, read: readRegistry(source.path) };
   }
   return lastRead.read;
 }

@@ -1,22 +1,15 @@
 /**
  * Activities of the `exec` queue (they run code through the execution oracle, so they live where the Python
- * sandbox pool is): the five-stage gate on one generated entry, the `mechanical` generator (the mutation
- * engine on tasks that already have a canonical and tests), and the finalisation of a benchmark (the gate over
+ * sandbox pool is): the five-stage gate on one generated entry and the finalisation of a benchmark (the gate over
  * the whole accepted set: cross-entry corpus integrity and the two integrity sweeps, then the release files).
  */
-import { statSync } from 'node:fs';
 import { runGate, type GateReport } from '../gate/gate.ts';
 import { getProfile } from '../../core/gate/profiles.ts';
 import { toRelease, type ReleaseInput } from '../../core/generation/release.ts';
-import type { RegistryEntry } from '../../core/generation/types.ts';
 import type { Oracle } from '../exec/types.ts';
 import type { Task } from '../../schemas/task.ts';
 import { ledgerAt } from '../ledger/ledger.ts';
-import { InvalidInputError } from '../llm/errors.ts';
-import { mutateAndVerify } from '../mutation/verify.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
-import { loadTasks } from '../tasks/loadTasks.ts';
-import type { GenerateOutcome } from './llmActivities.ts';
 import { listEntryResults, runPaths } from './runFiles.ts';
 import { toTemporalFailure, withHeartbeat } from './temporalErrors.ts';
 
@@ -36,16 +29,6 @@ export interface GateEntryInput {
 }
 
 export type GateEntryOutcome = { accepted: true; task: Task; reasons: [] } | { accepted: false; task: null; reasons: string[] };
-
-export interface MechanicalInput {
-  runId: string;
-  runDir: string;
-  entry: RegistryEntry;
-  attemptNo: number;
-  tasksPath: string;
-  seed: number;
-  profile: string;
-}
 
 export interface FinalizeInput {
   runId: string;
@@ -70,18 +53,6 @@ export function formatRejection(r: { stage_name: string; code: string; field?: s
   return `${r.stage_name} ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`;
 }
 
-/** Curated task files parsed once per worker (keyed by path and mtime, so an edited file is re-read). */
-const taskFiles = new Map<string, Map<string, Task>>();
-function tasksById(path: string): Map<string, Task> {
-  const key = `${path}@${statSync(path).mtimeMs}`;
-  let m = taskFiles.get(key);
-  if (!m) {
-    m = new Map(loadTasks(path).items.map((it) => [it.task.task_id, it.task]));
-    taskFiles.set(key, m);
-  }
-  return m;
-}
-
 export function createExecActivities(deps: ExecActivityDeps) {
   const now = deps.now ?? (() => new Date());
   return {
@@ -102,46 +73,6 @@ export function createExecActivities(deps: ExecActivityDeps) {
         });
       } catch (err) {
         // An InfraFault leaves the attempt unjudged: its stored response is gated again by the next run, not re-paid.
-        throw toTemporalFailure(err);
-      }
-    },
-
-    /**
-     * Mutation engine on a task with canonical and tests. A different seed per attempt changes which verified
-     * mutants are tried first, so a regeneration can find a different set. Recorded in the ledger as a
-     * zero-cost call so the audit counts its attempts like any other generator's.
-     */
-    async generateEntryMechanical(input: MechanicalInput): Promise<GenerateOutcome> {
-      try {
-        return await withHeartbeat(async () => {
-          const base = tasksById(input.tasksPath).get(input.entry.entry_id);
-          if (!base) throw new InvalidInputError(`${input.tasksPath}: no task with task_id "${input.entry.entry_id}"`);
-          const ledger = ledgerAt(runPaths(input.runDir).ledger);
-          const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entry.entry_id, attempt_no: input.attemptNo };
-          const id = ledger.startCall({
-            ...key, provider: 'mechanical', model: 'mutation-engine', endpoint: 'mutateAndVerify', reasoning_effort: null,
-            prompt_id: `seed:${input.seed + input.attemptNo - 1}`, prompt_sha256: '', started_at: now().toISOString(),
-          });
-          const t0 = performance.now();
-          const oracle = await deps.oracle();
-          const max = getProfile(input.profile).distractors.max;
-          const [out] = await mutateAndVerify(
-            [{ task_id: base.task_id, canonical: base.canonical, function_name: base.function_name, suite: base.tests }],
-            oracle,
-            { seed: input.seed + input.attemptNo - 1, max },
-          );
-          const latency_ms = Math.round(performance.now() - t0);
-          const usage = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
-          ledger.finishCall(id, { text: JSON.stringify(out.distractors), latency_ms, ...usage, cost_usd: 0, model: 'mutation-engine' });
-          const meta = { usage, cost_usd: 0, latency_ms, model: 'mutation-engine', reused: false };
-          if (out.rejection) {
-            const error = `${out.rejection.code} ${out.rejection.field}: ${out.rejection.message}`;
-            ledger.judge(key, 'parse_error', [error]);
-            return { ok: false as const, error, ...meta };
-          }
-          return { ok: true as const, task: { ...base, distractors: out.distractors }, ...meta };
-        });
-      } catch (err) {
         throw toTemporalFailure(err);
       }
     },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { RegistryEntry, type EntryResult } from '../../core/generation/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { parseJsonl } from '../../core/jsonl.ts';
-import { loadTasks, type LoadError } from '../tasks/loadTasks.ts';
+import type { LoadError } from '../tasks/loadTasks.ts';
 
 export const runPaths = (runDir: string) => ({
   registry: join(runDir, 'registry.jsonl'),
@@ -50,15 +50,6 @@ export function readRegistry(file: string): { entries: RegistryEntry[]; problems
     },
   });
   return { entries, problems };
-}
-
-/** Registry entries for the mechanical generator: the tasks themselves (they already carry the query). */
-export function registryFromTasks(tasksPath: string): { entries: RegistryEntry[]; problems: RecordProblem[] } {
-  const { items, errors } = loadTasks(tasksPath);
-  return {
-    entries: items.map(({ task }) => ({ entry_id: task.task_id, function_name: task.function_name, query: task.query, domain: task.domain ?? 'unknown' })),
-    problems: errors,
-  };
 }
 
 export function readEntryResult(runDir: string, id: string): EntryResult | null {

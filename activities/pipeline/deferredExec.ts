@@ -15,9 +15,10 @@
  * same bytes (buildBenchmark writes only at its end; scoreRun's rankings are deterministic).
  */
 import { createHash } from 'node:crypto';
-import type { ExecRequest, TestSuite } from '../../schemas/exec.ts';
+import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
 import { oracleOnPool, type ExecPool } from '../exec/oracle.ts';
 import type { Oracle, SandboxLayers } from '../exec/types.ts';
+import type { RawRun } from '../exec/pool.ts';
 
 /** Why a deferring oracle's pending call was rejected: the attempt stopped to have its misses run elsewhere. */
 export class DeferredExecution extends Error {
@@ -30,7 +31,8 @@ export class DeferredExecution extends Error {
 /** One cache miss, with the timeout it must run under for the next attempt to find it (effective, not the default). */
 export type PendingExec = Required<Pick<ExecRequest, 'code' | 'suite' | 'timeout_s'>> & { suite: TestSuite };
 
-export type AttemptOutcome<T> = { done: true; value: T } | { done: false; pending: PendingExec[] };
+/** `resumed`: this attempt continued the previous one, suspended in this worker, instead of starting the stage again. */
+export type AttemptOutcome<T> = ({ done: true; value: T } | { done: false; pending: PendingExec[] }) & { resumed?: boolean };
 
 export interface DeferOptions {
   /** The isolation layers of the sandbox that will run the batches (for the stage's manifest). */
@@ -47,60 +49,190 @@ export interface DeferOptions {
 
 const keyOf = (code: string, suite: unknown, timeoutS: number) => createHash('sha256').update(JSON.stringify([code, suite, timeoutS])).digest('hex');
 
-/** Runs `stage` once against a cache-only oracle: its value when nothing missed, else the misses (deduplicated, in request order). */
-export async function attemptWithDeferredExec<T>(stage: (oracle: Oracle) => Promise<T>, opts: DeferOptions): Promise<AttemptOutcome<T>> {
-  const idleMs = opts.idleMs ?? 750;
-  const pending = new Map<string, PendingExec>();
-  const rejecters: ((err: Error) => void)[] = [];
-  let stopped = false;
-  let lastCall = Date.now();
-  const pool: ExecPool = {
-    lastLayers: opts.layers,
-    run(code, suite, _nTests, timeoutS) {
-      lastCall = Date.now();
-      if (stopped) return Promise.reject(new DeferredExecution());
-      const key = keyOf(code, suite, timeoutS);
-      if (!pending.has(key)) pending.set(key, { code, suite: suite as TestSuite, timeout_s: timeoutS });
-      return new Promise((_resolve, reject) => rejecters.push(reject));
-    },
-    async close() {},
-  };
-  const inner = oracleOnPool(pool, { cachePath: opts.cachePath, timeoutS: opts.timeoutS });
-  const touch = () => (lastCall = Date.now());
-  const oracle: Oracle = {
-    run: (req) => (touch(), inner.run(req)),
-    runMany: (reqs, o) => (touch(), inner.runMany(reqs, o)),
-    layers: () => inner.layers!(),
-    // The stage does not own this oracle: closing it is ours to do once the attempt is over.
-    close: async () => {},
-  };
-  const settled = stage(oracle).then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  let timer: NodeJS.Timeout | undefined;
-  const idle = new Promise<'idle'>((resolve) => {
-    timer = setInterval(() => {
-      if (pending.size > 0 && Date.now() - lastCall >= idleMs) resolve('idle');
-    }, 50);
-  });
-  try {
-    const first = await Promise.race([settled, idle]);
-    if (first !== 'idle') {
-      if (!first.ok) throw first.error;
-      if (pending.size === 0) return { done: true, value: first.value };
-      return { done: false, pending: [...pending.values()] };
+/** A pool call the stage is waiting on: answered from the cache once the exec queue has run it. */
+interface Held {
+  req: PendingExec;
+  resolve: (raw: RawRun) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * One live run of a stage against the deferring oracle. When it goes quiet with misses it is not stopped but
+ * suspended (kept in this worker, waiting on its held calls); the next attempt, if it lands on this worker,
+ * answers the held calls from the now warm cache and the stage goes on from where it was, instead of re-running
+ * import, mutant enumeration and every earlier round. An attempt on another worker (or after the suspension
+ * expired) runs the stage from the start, as before: the same verdicts, so the same files.
+ */
+class StageRun<T> {
+  readonly pending = new Map<string, PendingExec>();
+  private held = new Map<string, Held[]>();
+  private stopped = false;
+  private lastCall = Date.now();
+  private readonly inner: Oracle;
+  private readonly lookup: Oracle;
+  readonly settled: Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+
+  constructor(stage: (oracle: Oracle) => Promise<T>, private readonly opts: DeferOptions) {
+    const pool: ExecPool = {
+      lastLayers: opts.layers,
+      run: (code, suite, _nTests, timeoutS) => {
+        this.lastCall = Date.now();
+        if (this.stopped) return Promise.reject(new DeferredExecution());
+        const key = keyOf(code, suite, timeoutS);
+        const req: PendingExec = { code, suite: suite as TestSuite, timeout_s: timeoutS };
+        if (!this.pending.has(key)) this.pending.set(key, req);
+        return new Promise<RawRun>((resolve, reject) => {
+          const list = this.held.get(key) ?? [];
+          list.push({ req, resolve, reject });
+          this.held.set(key, list);
+        });
+      },
+      async close() {},
+    };
+    this.inner = oracleOnPool(pool, { cachePath: opts.cachePath, timeoutS: opts.timeoutS });
+    // Reads the cache only: a miss rejects (the batch that should have run it did not, or wrote another cache).
+    this.lookup = oracleOnPool({ lastLayers: opts.layers, run: () => Promise.reject(new DeferredExecution()), async close() {} }, { cachePath: opts.cachePath, timeoutS: opts.timeoutS });
+    const touch = () => (this.lastCall = Date.now());
+    const oracle: Oracle = {
+      run: (req) => (touch(), this.inner.run(req)),
+      runMany: (reqs, o) => (touch(), this.inner.runMany(reqs, o)),
+      layers: () => this.inner.layers!(),
+      // The stage does not own this oracle: closing it is ours to do once the run is over.
+      close: async () => {},
+    };
+    this.settled = stage(oracle).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+  }
+
+  /** Until the stage ends or goes quiet with misses: its value, or the misses (deduplicated, in request order). */
+  async watch(): Promise<AttemptOutcome<T>> {
+    const idleMs = this.opts.idleMs ?? 750;
+    let timer: NodeJS.Timeout | undefined;
+    const idle = new Promise<'idle'>((resolve) => {
+      timer = setInterval(() => {
+        if (this.pending.size > 0 && Date.now() - this.lastCall >= idleMs) resolve('idle');
+      }, 50);
+    });
+    try {
+      const first = await Promise.race([this.settled, idle]);
+      if (first !== 'idle') {
+        if (!first.ok) throw first.error;
+        if (this.pending.size === 0) return { done: true, value: first.value };
+      }
+      return { done: false, pending: [...this.pending.values()] };
+    } finally {
+      clearInterval(timer);
     }
-    stopped = true;
-    for (const reject of rejecters) reject(new DeferredExecution());
-    // Let the stopped attempt unwind (its pending calls now reject) before the cache handle goes.
-    await Promise.race([settled, new Promise((r) => setTimeout(r, opts.unwindMs ?? 30_000).unref())]);
-    return { done: false, pending: [...pending.values()] };
-  } finally {
-    clearInterval(timer);
-    await inner.close();
+  }
+
+  /** Answers every held call the cache now has; the rest stay held (and pending). Returns how many were answered. */
+  async resume(): Promise<number> {
+    let answered = 0;
+    this.pending.clear();
+    for (const [key, list] of [...this.held]) {
+      const req = list[0].req;
+      let hit: ExecResult | null = null;
+      try {
+        hit = await this.lookup.run({ code: req.code, suite: req.suite, timeout_s: req.timeout_s });
+      } catch (err) {
+        if (!(err instanceof DeferredExecution)) throw err;
+      }
+      if (!hit || !hit.cached) {
+        this.pending.set(key, req);
+        continue;
+      }
+      this.held.delete(key);
+      answered += list.length;
+      const raw: RawRun = { outcomes: hit.outcomes, wall_ms: hit.wall_ms, cpu_ms: hit.cpu_ms as number, layers: this.opts.layers };
+      for (const h of list) h.resolve(raw);
+    }
+    this.lastCall = Date.now();
+    return answered;
+  }
+
+  /** Stops the stage (its held calls reject), lets it unwind, closes its cache handles. */
+  async abandon(): Promise<void> {
+    this.stopped = true;
+    for (const list of this.held.values()) for (const h of list) h.reject(new DeferredExecution());
+    this.held.clear();
+    await Promise.race([this.settled, new Promise((r) => setTimeout(r, this.opts.unwindMs ?? 30_000).unref())]);
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+    await this.lookup.close();
   }
 }
+
+/** Suspended stage runs of this worker, by stage identity and the hash of the misses they handed back. */
+const suspended = new Map<string, { run: StageRun<unknown>; expiry: NodeJS.Timeout }>();
+/** How long a suspended run waits for its next attempt before it is abandoned. */
+const SUSPEND_MS = 10 * 60_000;
+
+const suspendKey = (identity: string, pendingSha: string) => `${identity}\u0000${pendingSha}`;
+
+export interface ResumeOptions {
+  /** What makes two attempts the same stage (the attempt's input, say): a suspended run is resumed only by its own stage. */
+  identity: string;
+  /** The hash of the misses the previous attempt handed back (pendingHash), which the exec queue has since run. */
+  after?: string;
+}
+
+/**
+ * Runs `stage` against a cache-only oracle until it ends or goes quiet with misses: its value when nothing
+ * missed, else the misses. With `resume`, a stage that goes quiet is suspended in this worker, and an attempt
+ * naming it (`after`) continues it; without, or when none is found, the stage runs from the start.
+ */
+export async function attemptWithDeferredExec<T>(stage: (oracle: Oracle) => Promise<T>, opts: DeferOptions, resume?: ResumeOptions): Promise<AttemptOutcome<T>> {
+  let run: StageRun<T> | null = null;
+  if (resume?.after) {
+    const key = suspendKey(resume.identity, resume.after);
+    const found = suspended.get(key);
+    if (found) {
+      suspended.delete(key);
+      clearTimeout(found.expiry);
+      run = found.run as StageRun<T>;
+      await run.resume();
+    }
+  }
+  const resumed = run !== null;
+  run ??= new StageRun(stage, opts);
+  let outcome: AttemptOutcome<T>;
+  try {
+    outcome = await run.watch();
+  } catch (err) {
+    await run.close();
+    throw err;
+  }
+  if (resumed) outcome.resumed = true;
+  if (outcome.done) {
+    await run.close();
+    return outcome;
+  }
+  if (!resume) {
+    await run.abandon();
+    return outcome;
+  }
+  const key = suspendKey(resume.identity, pendingHash(outcome.pending));
+  const stale = suspended.get(key);
+  if (stale) {
+    clearTimeout(stale.expiry);
+    void stale.run.abandon();
+  }
+  const r = run;
+  const expiry = setTimeout(() => {
+    if (suspended.get(key)?.run === r) suspended.delete(key);
+    void r.abandon();
+  }, SUSPEND_MS).unref();
+  suspended.set(key, { run: r as StageRun<unknown>, expiry });
+  return outcome;
+}
+
+/** Suspended runs in this worker (for tests). */
+export const suspendedRuns = (): number => suspended.size;
 
 /** Content hash of a pending list (names its file, and tells the workflow whether a round made progress). */
 export function pendingHash(pending: readonly PendingExec[]): string {

@@ -23,7 +23,15 @@ import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.t
 import { attemptWithDeferredExec } from './deferredExec.ts';
 import { hashFiles, logExecutions, readPending, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
 
-export interface BuildStageInput {
+/** Which earlier attempt this one continues: the hash of the misses it handed back, which the exec queue has since run. */
+export interface AttemptAfter {
+  after?: string;
+}
+
+/** An attempt's stage identity: its input without `after` (the same for every attempt of one stage of one run). */
+const identityOf = ({ after: _a, ...rest }: AttemptAfter & Record<string, unknown>) => JSON.stringify(rest);
+
+export interface BuildStageInput extends AttemptAfter {
   runDir: string;
   source: string;
   out: string;
@@ -42,7 +50,7 @@ export interface BuildStageOutput {
   rejections: string;
 }
 
-export interface ScoreStageInput {
+export interface ScoreStageInput extends AttemptAfter {
   runDir: string;
   configs?: string[];
   replicates?: number;
@@ -61,7 +69,8 @@ export interface ScoreStageOutput {
   report: { md: string; html: string };
 }
 
-export type StageAttempt<T> = { done: true; output: T } | { done: false; pending: PendingFile };
+/** `resumed`: the attempt continued the previous one where it was (same worker), not from the start. */
+export type StageAttempt<T> = ({ done: true; output: T } | { done: false; pending: PendingFile }) & { resumed?: boolean };
 
 export interface ExecBatchInput {
   runDir: string;
@@ -108,9 +117,11 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
         const got = await attemptWithDeferredExec(
           (oracle) => buildBenchmark({ source: input.source, out: resolve(input.out), seed: input.seed, profile: input.profile, cap: input.cap, oracle, gate: runGate }),
           { layers: input.layers },
+          { identity: identityOf({ stage: 'build', ...input }), after: input.after },
         );
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending) };
-        return { done: true, output: buildOutput(resolve(input.out), rejectionsByStage(got.value.report.rejections)) };
+        const resumed = got.resumed ? { resumed: true } : {};
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending), ...resumed };
+        return { done: true, output: buildOutput(resolve(input.out), rejectionsByStage(got.value.report.rejections)), ...resumed };
       });
     },
 
@@ -145,10 +156,13 @@ export function createPipelineDefaultActivities() {
         const got = await attemptWithDeferredExec(
           (oracle) => scoreRun({ runDir: input.runDir, oracle, configs: input.configs, replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed }),
           { layers: input.layers, timeoutS: input.timeout_s },
+          { identity: identityOf({ stage: 'score', ...input }), after: input.after },
         );
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending) };
+        const resumed = got.resumed ? { resumed: true } : {};
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending), ...resumed };
         const { manifest, report } = got.value;
         return {
+          ...resumed,
           done: true,
           output: {
             configs: manifest.configs,

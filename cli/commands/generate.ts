@@ -26,6 +26,7 @@ import { formatAudit } from './audit.ts';
 import { CliError } from '../errors.ts';
 import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
+import { runBuildStage } from '../buildStage.ts';
 
 interface CommonOpts {
   run: string;
@@ -127,7 +128,7 @@ export function registerGenerate(program: Command): void {
     .description('Phase 2: every registry entry generated, gated (five stages) and regenerated on rejection; writes queries.jsonl/corpus.jsonl')
     .requiredOption('--generator <kind>', `${GENERATOR_KINDS.join(', ')}`)
     .option('--registry <file>', 'registry JSONL (default runs/<id>/registry.jsonl; copied into the run)')
-    .option('--tasks <file>', 'tasks JSONL with canonical and tests (for --generator mechanical)')
+    .option('--tasks <file>', 'tasks JSONL with canonical and tests (for --generator mechanical: the build stage of `run`, written to runs/<id>/benchmark/)')
     .option('--profile <name>', 'gate profile', 'default')
     .option('--concurrency <n>', 'entries in flight at once', '4')
     .option('--page-size <n>', 'entries per workflow run before continue-as-new', '200')
@@ -137,18 +138,20 @@ export function registerGenerate(program: Command): void {
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
-      let generator: GeneratorSpec;
-      let source: { kind: 'registry' | 'tasks'; path: string };
       if (o.generator === 'mechanical') {
-        if (!o.tasks) throw new Error('--generator mechanical needs --tasks <file> (tasks with canonical and tests)');
-        generator = { kind: 'mechanical', tasksPath: resolve(o.tasks), seed: Number(o.seed) };
-        source = { kind: 'tasks', path: resolve(o.tasks) };
-      } else {
-        generator = { kind: 'llm', settings: llmSettings(o.generator, o), promptId: o.prompt };
-        source = { kind: 'registry', path: adoptRegistry(runDir, o.registry) };
+        // The mutation engine over tasks that have canonical and tests is the pipeline's build stage: one implementation (cli/buildStage.ts).
+        if (!o.tasks) throw new CliError('--generator mechanical needs --tasks <file> (tasks with canonical and tests)', EXIT_CODES.usage);
+        const seed = Number(o.seed);
+        if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be an integer in [0, 2^32), got ${o.seed}`, EXIT_CODES.usage);
+        const { out, manifest } = await runBuildStage({ runDir, source: resolve(o.tasks), seed, profile: o.profile, worker: o.worker, queuePrefix: o.queuePrefix });
+        const c = manifest.counts;
+        console.log(`tasks: ${c.input_records}; accepted ${c.queries}, rejected ${c.input_records - c.queries}; released ${c.queries} queries, ${c.corpus} corpus items: ${out}/queries.jsonl, ${out}/corpus.jsonl`);
+        return;
       }
+      const generator: GeneratorSpec = { kind: 'llm', settings: llmSettings(o.generator, o), promptId: o.prompt };
+      const source = { kind: 'registry' as const, path: adoptRegistry(runDir, o.registry) };
       const manifest = {
-        generator: generator.kind === 'llm' ? { ...generator.settings, prompt_id: generator.promptId } : generator,
+        generator: { ...generator.settings, prompt_id: generator.promptId },
         profile: o.profile,
         max_attempts: Number(o.maxAttempts),
         budget: budgetOf(o) ?? null,

@@ -5,7 +5,7 @@ import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
-import { PIPELINE_STAGES, type PipelineStart } from '../../workflows/runPipeline.ts';
+import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
 import { runPipelineFromCli } from '../pipelineRun.ts';
 
 /**
@@ -72,6 +72,7 @@ export function registerRun(program: Command): void {
     })
     .option('--rebuild', 'build the benchmark again even if runs/<id>/benchmark is complete')
     .addOption(new Option('--from <stage>', 'rerun this stage and the ones after it (the ones before must be done): build, embed, score, report').choices([...PIPELINE_STAGES]))
+    .addOption(new Option('--until <stage>', 'stop after this stage: build (the benchmark only), embed, score').choices([...PIPELINE_STOPS]))
     .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS)')
     .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
@@ -79,6 +80,7 @@ export function registerRun(program: Command): void {
       '\nExamples:\n  $ execretrieval run                                  # curated tasks, every local model, BM25\n' +
         '  $ execretrieval run data/run.example.yaml --seed 7   # the file, with one field overridden\n' +
         '  $ execretrieval run --from score                     # rank, execute and score again (the benchmark and embeddings as they are)\n' +
+        '  $ execretrieval run --id mbpp --source mbpp --until build   # the benchmark only (what `build` runs)\n' +
         '\nThe run is one Temporal workflow (runPipeline); the same command again continues it where it stopped.' +
         '\nExit codes: 0 done; 1 a step failed (the message names it); 2 bad option or run file; 3 no task accepted by the build; 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
     )
@@ -92,16 +94,18 @@ export function registerRun(program: Command): void {
         }
       }
       const opts = settingsOf(cmd, file);
-      const o = cmd.opts<{ from?: PipelineStart; json?: boolean; worker: boolean }>();
+      const o = cmd.opts<{ from?: PipelineStart; until?: PipelineStop; json?: boolean; worker: boolean }>();
       const runDir = resolveRunDir(opts.id);
-      const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, worker: o.worker });
+      const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, until: o.until, worker: o.worker });
       const score = result.score;
       if (score && (score.failed_configs.length || score.missing_configs.length || score.rejected_records)) process.exitCode = EXIT_CODES.failed;
       if (o.json) {
         console.log(JSON.stringify(result, null, 2));
         return;
       }
-      if (score) {
+      if (o.until === 'build' || o.until === 'embed') {
+        console.log(`${o.until} done: ${join(runDir, o.until === 'build' ? 'benchmark' : 'embeddings')} (the stage's outputs and hashes: ${join(runDir, 'manifest.json')})`);
+      } else if (score) {
         console.log(`scored ${score.configs.length} configurations (${score.executions.pairs} (query, snippet) pairs: ${score.executions.not_defined} not_defined without running, ${score.executions.cached} cached)`);
         if (score.failed_configs.length) console.log(`failed: ${score.failed_configs.map((f) => f.config_id).join(', ')}`);
         console.log(`report: ${score.report.md}, ${score.report.html}`);

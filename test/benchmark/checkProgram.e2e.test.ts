@@ -156,7 +156,7 @@ test('build and run exit 3 naming the stage when no task is accepted; run never 
   const src = join(dir, 'nocall.jsonl');
   // check() never uses its parameter and the program never names neg(): every mutant would look equivalent.
   writeFileSync(src, JSON.stringify({ task_id: 'n1', query: 'Negate a number', function_name: 'neg', canonical: 'def neg(x):\n    return -x\n', tests: { kind: 'check', program: 'def check(candidate):\n    for x in [1]:\n        assert abs(-x) == x\n', entry_point: 'neg' } }) + '\n');
-  const b = await cli('build', '--source', src, '--out', join(dir, 'nb'));
+  const b = await cli('build', '--source', src, '--out', join(dir, 'nb', 'benchmark'));
   assert.equal(b.code, 3, b.err);
   const last = b.err.trim().split('\n').at(-1)!;
   assert.match(last, /^error: build: no task accepted, 1 of 1 records rejected; precheck: 1 \(1 TESTS_DO_NOT_CALL_FUNCTION\) \(details: .*report\.json\)$/);

@@ -2,12 +2,12 @@
  * The `execretrieval generate` and `audit` commands as a user runs them (child processes), against a real dev
  * server (TEMPORAL_ADDRESS set, unique queue prefix) and the fake provider: registry → benchmark with Gemini,
  * then the audit's Parquet read back with pyarrow (an independent reader); and the `mechanical` generator
- * offline on curated tasks.
+ * offline on curated tasks (the pipeline's build stage, runPipeline until build).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
@@ -75,7 +75,7 @@ test('generate registry → generate benchmark (gemini) → audit: files, and Pa
   assert.ok(Math.abs(out.cost - calls.reduce((s, c) => s + (c.cost_usd ?? 0), 0)) < 1e-9);
 });
 
-test('mechanical generator, offline, on curated tasks: mutation-engine distractors pass the gate', async () => {
+test('mechanical generator, offline, on curated tasks: it is the pipeline\'s build stage (one implementation), and its distractors pass the gate', async () => {
   const runDir = join(t.tmp, 'cli-mechanical');
   const curated = readFileSync(join(PROJECT_ROOT, 'data', 'tasks', 'curated', 'bit_manipulation.jsonl'), 'utf8').trim().split('\n').slice(0, 4);
   const tasksFile = join(t.tmp, 'curated-subset.jsonl');
@@ -84,17 +84,20 @@ test('mechanical generator, offline, on curated tasks: mutation-engine distracto
   // No provider keys at all: the mechanical path must not need them.
   const env = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '', GOOGLE_API_KEY: '' };
   const r = await cli(['generate', 'benchmark', '--run', runDir, '--generator', 'mechanical', '--tasks', tasksFile, '--queue-prefix', t.uniqueQueues().prefix], env);
-  const m = /accepted (\d+), rejected (\d+)/.exec(r.stdout);
+  const m = /tasks: 4; accepted (\d+), rejected (\d+)/.exec(r.stdout);
   assert.ok(m, r.stdout);
   assert.equal(Number(m[1]) + Number(m[2]), 4);
-  const queries = readJsonl(join(runDir, 'queries.jsonl'));
+  const bench = join(runDir, 'benchmark');
+  const queries = readJsonl(join(bench, 'queries.jsonl'));
   assert.equal(queries.length, Number(m[1]));
   assert.ok(queries.length >= 1, 'at least one curated task yields a full mechanical entry');
-  assert.deepEqual(queries.map((q) => q.metadata.entry_id), ids.filter((id) => queries.some((q) => q.metadata.entry_id === id)));
-  const corpus = readJsonl(join(runDir, 'corpus.jsonl'));
+  assert.deepEqual(queries.map((q) => q.metadata.task_id), ids.filter((id) => queries.some((q) => q.metadata.task_id === id)));
+  const corpus = readJsonl(join(bench, 'corpus.jsonl'));
   for (const c of corpus.filter((x) => !x.is_canonical)) assert.ok(c.metadata.failing_tests.length >= 1);
-  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
-  const calls = ledger.calls();
-  ledger.close();
-  assert.ok(calls.every((c) => c.provider === 'mechanical' && c.cost_usd === 0));
+  // The run manifest says it ran as runPipeline's build stage, and nothing after it.
+  const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
+  assert.match(manifest.workflow_id, /^run-cli-mechanical-/);
+  assert.deepEqual(Object.keys(manifest.stages), ['build']);
+  assert.equal(manifest.settings.until, 'build');
+  assert.equal(existsSync(join(runDir, 'ledger.sqlite')), false, 'no generator call to account for');
 });

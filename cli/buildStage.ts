@@ -1,0 +1,45 @@
+/**
+ * The one way to build a benchmark from tasks: runPipeline's build stage (`run --until build`), whose mutant
+ * rounds run in batches on the exec queue. `execretrieval build` and `generate benchmark --generator mechanical`
+ * are entries into it; this prints what the in-process `build` printed, read from the files the stage wrote.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CliError } from './errors.ts';
+import { runPipelineFromCli } from './pipelineRun.ts';
+import type { BuildManifest, BuildReport } from '../activities/benchmark/build.ts';
+
+export interface BuildStageSettings {
+  runDir: string;
+  source: string;
+  seed: number;
+  profile?: string;
+  cap?: number;
+  worker: boolean;
+  queuePrefix?: string;
+}
+
+export async function runBuildStage(s: BuildStageSettings): Promise<{ out: string; manifest: BuildManifest; report: BuildReport }> {
+  const t0 = Date.now();
+  let result;
+  try {
+    // --rebuild: the command builds every time, as it always did (the caches make a rebuild cost no execution).
+    result = await runPipelineFromCli({ id: basename(s.runDir), runDir: s.runDir, source: s.source, seed: s.seed, profile: s.profile, cap: s.cap, rebuild: true, until: 'build', worker: s.worker, queuePrefix: s.queuePrefix });
+  } catch (err) {
+    // The stage is the whole command here: its own message, not "run stopped at build: ...".
+    if (err instanceof CliError) throw new CliError(err.message.replace(/^run stopped at build: /, ''), err.exitCode);
+    throw err;
+  }
+  const out = join(s.runDir, 'benchmark');
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as BuildManifest;
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as BuildReport;
+  const say = (m: string) => process.stderr.write(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`);
+  const kept = report.check_programs.kept;
+  if (kept.length) say(`check programs kept whole (one test each): ${kept.map((k) => `${k.task_id} (${k.reason})`).join(', ')}`);
+  for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
+  const stage = result.stages.build;
+  const x = stage?.executions;
+  say(`${stage?.rounds ?? 0} attempt(s) (${stage?.resumed ?? 0} continued where the previous one was); executions on the exec queue: ${x ? `${x.run} run, ${x.cached} cached` : 'none'}; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  console.log(JSON.stringify({ out, counts: manifest.counts, distractors_per_task: manifest.distractors_per_task, bug_types: manifest.bug_types, yield: report.yield.total }, null, 2));
+  return { out, manifest, report };
+}

@@ -3,11 +3,12 @@
  * rounds run in batches on the exec queue. `execretrieval build` and `generate benchmark --generator mechanical`
  * are entries into it; this prints what the in-process `build` printed, read from the files the stage wrote.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CliError } from './errors.ts';
 import { runPipelineFromCli } from './pipelineRun.ts';
 import type { BuildManifest, BuildReport } from '../activities/benchmark/build.ts';
+import { formatBreakdown, type TimeBreakdown } from '../core/timing/breakdown.ts';
 
 export interface BuildStageSettings {
   runDir: string;
@@ -40,6 +41,8 @@ export async function runBuildStage(s: BuildStageSettings): Promise<{ out: strin
   const stage = result.stages.build;
   const x = stage?.executions;
   say(`${stage?.rounds ?? 0} attempt(s) (${stage?.resumed ?? 0} continued where the previous one was); executions on the exec queue: ${x ? `${x.run} run, ${x.cached} cached` : 'none'}; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  // Where the time went, as the stage's last attempt saw it (a continued attempt spans every round, the waits for the exec queue included).
+  if (existsSync(join(out, 'timings.json'))) process.stderr.write(`${formatBreakdown(JSON.parse(readFileSync(join(out, 'timings.json'), 'utf8')) as TimeBreakdown)}\n`);
   console.log(JSON.stringify({ out, counts: manifest.counts, distractors_per_task: manifest.distractors_per_task, bug_types: manifest.bug_types, yield: report.yield.total }, null, 2));
   return { out, manifest, report };
 }

@@ -12,7 +12,7 @@
  * each way (fresh cache, timed: the full index's chunks/s) and prints the dense and hybrid pass rates and MRR
  * on data/gold: on the half that chooses the default head and on the held-out half it is reported on (the
  * split and the rule are stated below; slow: every chunk once per way). The onnxruntime thread count is
- * EXECRETRIEVAL_ONNX_THREADS (default 1; see activities/embeddings/providers/localModel.ts).
+ * EXECRETRIEVAL_ONNX_THREADS (default: onnxruntime's, one per core; see activities/embeddings/providers/localModel.ts).
  *
  *   node --import tsx bench/repo-dense-index.ts [--limit N] [--heads 320,160,128] [--reps 2] [--gold]
  */

@@ -61,9 +61,10 @@ test('local MiniLM runs a batch per token width, and every vector is bit for bit
   }
 });
 
-test('EXECRETRIEVAL_ONNX_THREADS: 2 threads give the same vectors bit for bit as the default 1; a bad value is refused, naming the variable', async () => {
-  assert.equal(onnxSessionOptions(penv).intraOpNumThreads, 1);
-  const one = await createLocalOnnxProvider(config, penv);
+test("EXECRETRIEVAL_ONNX_THREADS: 1 and 2 threads give the same vectors bit for bit; unset is onnxruntime's own count; a bad value is refused, naming the variable", async () => {
+  assert.equal(onnxSessionOptions(penv).intraOpNumThreads, undefined);
+  assert.equal(onnxSessionOptions({ ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '3' } }).intraOpNumThreads, 3);
+  const one = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '1' } });
   const two = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '2' } });
   try {
     const [a, b] = [await one.embed(TEXTS, 'document'), await two.embed(TEXTS, 'document')];

@@ -38,16 +38,18 @@ export function paddedWidths(tokenizer: PreTrainedTokenizer, texts: readonly str
 export const IN_PROCESS_SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: '0' } } } } as const;
 
 /**
- * The dense encoders' session options: IN_PROCESS_SESSION_OPTIONS on EXECRETRIEVAL_ONNX_THREADS intra-op
- * threads, else 1. onnxruntime's default (one spinning thread per core) spent 1.5-2.2x the CPU for the same or less work
- * per wall second on the 2 shared cores this project runs on: every operator waits for its slowest thread, and
- * under other processes' load one of the two is often descheduled (figures in docs/dense-indexing.md).
+ * The dense encoders' session options: IN_PROCESS_SESSION_OPTIONS, on EXECRETRIEVAL_ONNX_THREADS intra-op threads
+ * when it is set, else onnxruntime's own count (one per physical core). On a quiet 2-core machine two sleeping
+ * threads index 1.4-1.9x faster than one for about the same CPU (bench/repo-dense-index.ts, load 1.3-2.1); on a
+ * machine other processes keep busy, one thread does the same work per wall second for up to 1.6x less CPU, so
+ * a shared machine sets EXECRETRIEVAL_ONNX_THREADS=1 (figures in docs/dense-indexing.md).
  * The thread count does not change the vectors (onnxruntime splits a matrix product by output rows and columns,
  * never along the sum; tested at 1 and 2).
  */
-export function onnxSessionOptions(penv: ProviderEnv) {
+export function onnxSessionOptions(penv: ProviderEnv): typeof IN_PROCESS_SESSION_OPTIONS & { intraOpNumThreads?: number } {
   const raw = penv.env.EXECRETRIEVAL_ONNX_THREADS;
-  const n = raw === undefined || raw === '' ? 1 : Number(raw);
+  if (raw === undefined || raw === '') return IN_PROCESS_SESSION_OPTIONS;
+  const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new ProviderUnavailableError('local-onnx', `EXECRETRIEVAL_ONNX_THREADS=${JSON.stringify(raw)}: want a whole number of threads, at least 1`);
   return { ...IN_PROCESS_SESSION_OPTIONS, intraOpNumThreads: n };
 }

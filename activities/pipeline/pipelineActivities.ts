@@ -130,10 +130,17 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
       return asActivity(async () => {
         const reqs = readPending(input.file, input.start, input.end);
         const oracle = faultStrict(await deps.oracle());
-        const results = await oracle.runMany(reqs);
-        const ran = reqs.filter((_, i) => !results[i].cached);
-        logExecutions(input.runDir, ran.map((r) => createHash('sha256').update(JSON.stringify([r.code, r.suite, r.timeout_s])).digest('hex')));
-        return { run: ran.length, cached: reqs.length - ran.length };
+        // Each execution is logged as its verdict is cached (the same run of microtasks as the cache write), not
+        // when the batch ends: a process that exits mid-batch has logged every execution it paid for.
+        let run = 0;
+        await Promise.all(
+          reqs.map(async (r) => {
+            if ((await oracle.run(r)).cached) return;
+            run++;
+            logExecutions(input.runDir, [createHash('sha256').update(JSON.stringify([r.code, r.suite, r.timeout_s])).digest('hex')]);
+          }),
+        );
+        return { run, cached: reqs.length - run };
       });
     },
   };

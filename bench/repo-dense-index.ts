@@ -11,14 +11,19 @@
  * to N (default 300), so the mix of short and long chunks is the index's. `--gold` embeds the full index
  * each way (fresh cache, timed: the full index's chunks/s) and prints the dense and hybrid pass rates and MRR
  * on data/gold: on the half that chooses the default head and on the held-out half it is reported on (the
- * split and the rule are stated below; slow: every chunk once per way). The onnxruntime thread count is
- * EXECRETRIEVAL_ONNX_THREADS (default: onnxruntime's, one per core; see activities/embeddings/providers/localModel.ts).
+ * split and the rule are stated below; slow: every chunk once per way). `--repo DIR --cases PATH` run all of
+ * it on another repository and its gold cases (the index is built at the cases' commit), e.g. the requests
+ * 2.32.3 scratch repository of bench/second-codebase.sh with data/second-codebase/requests-2.32.3.jsonl;
+ * `--decide all` applies the rule to all of those cases (a fresh gold set nobody tuned on) instead of the
+ * choosing half. The onnxruntime thread count is EXECRETRIEVAL_ONNX_THREADS (default: onnxruntime's, one per
+ * core; see activities/embeddings/providers/localModel.ts).
  *
  *   node --import tsx bench/repo-dense-index.ts [--limit N] [--heads 320,160,128] [--reps 2] [--gold]
+ *       [--repo DIR --cases PATH] [--decide half|all]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
 import { projectRoot, stateDir } from '../activities/paths.ts';
 import { registryEmbedder } from '../activities/repo/registryEmbedder.ts';
@@ -57,14 +62,22 @@ async function timed<T>(f: () => Promise<T>): Promise<{ s: number; cpu: number; 
   return { s: (performance.now() - t) / 1000, cpu: (d.user + d.system) / 1e6, value };
 }
 
-const gold = loadGold(join(root, 'data', 'gold'));
+const repoDir = resolve(arg('repo') ?? root);
+const casesPath = resolve(arg('cases') ?? join(root, 'data', 'gold'));
+const decide = arg('decide') ?? 'half';
+if (decide !== 'half' && decide !== 'all') throw new Error(`--decide: half or all (got ${JSON.stringify(decide)})`);
+const gold = loadGold(casesPath);
+if (gold.errors.length || gold.cases.length === 0) throw new Error(`${casesPath}: ${gold.errors.length} bad case(s), ${gold.cases.length} valid; check it with repo eval first`);
 const revision = gold.cases[0].repositoryRevision;
-const lexical = await buildIndex({ repoDir: root, revision, policy: defaultPolicy(), outDir: mkdtempSync(join(tmpdir(), 'er-dense-ix-')) });
+// One index serves every case, so every case must name its commit.
+const stray = gold.cases.find((c) => c.repositoryRevision !== revision);
+if (stray) throw new Error(`${casesPath}: case ${stray.id} is pinned to ${stray.repositoryRevision}, not ${revision} like ${gold.cases[0].id}`);
+const lexical = await buildIndex({ repoDir, revision, policy: defaultPolicy(), outDir: mkdtempSync(join(tmpdir(), 'er-dense-ix-')) });
 const limit = Number(arg('limit') ?? 300);
 const step = Math.max(1, Math.floor(lexical.chunks.length / limit));
 const sample = lexical.chunks.filter((_, i) => i % step === 0).slice(0, limit);
 const forms: DenseTextForm[] = [{ headChars: null }, ...(arg('heads') ?? '320,160,128').split(',').map((x) => ({ headChars: Number(x) }))];
-console.log(`${sample.length} of ${lexical.chunks.length} chunks at ${revision.slice(0, 12)}; default ${denseTextLabel(DEFAULT_DENSE_TEXT)}; load ${load()}`);
+console.log(`${repoDir}, ${gold.cases.length} cases from ${casesPath}: ${sample.length} of ${lexical.chunks.length} chunks at ${revision.slice(0, 12)}; default ${denseTextLabel(DEFAULT_DENSE_TEXT)}; load ${load()}`);
 
 // Tokens fed to the model per form: the tokenizer's count (with specials), capped where the model truncates.
 const config = loadRegistry({ root }).entries.find((e) => e.config.config_id === CONFIG)!.config;
@@ -129,7 +142,7 @@ if (process.argv.includes('--gold')) {
     const t = await timed(() => embedChunks(lexical.chunks, e.embedder, 256, () => {}, f));
     const index = { ...lexical, manifest: { ...lexical.manifest, embedder: e.embedder.info }, vectors: t.value };
     const configs = [{ ...DEFAULT_PIPELINE, retriever: 'dense' as const }, { ...DEFAULT_PIPELINE, retriever: 'hybrid_rrf' as const }];
-    const out = await runEvaluation({ cases: gold.cases, index, repoDir: root, mode: 'live', configs, embedder: e.embedder });
+    const out = await runEvaluation({ cases: gold.cases, index, repoDir, mode: 'live', configs, embedder: e.embedder });
     const rates = Object.fromEntries(
       Object.entries(halves).map(([half, keep]) => [
         half,
@@ -147,9 +160,14 @@ if (process.argv.includes('--gold')) {
     console.log(`${row.label.padEnd(9)} full index ${row.perSec.toFixed(2)} chunks/s (${t.s.toFixed(1)} s, CPU ${t.cpu.toFixed(1)} s), tokens fed ${row.tokens}; pass/MRR choose(n=${rates.choose.dense.n}) ${fmt('choose')} | report(n=${rates.report.dense.n}) ${fmt('report')} | all ${fmt('all')}; load ${load()}`);
     rmSync(e.dir, { recursive: true, force: true });
   }
+  // `--decide all`: the same rule on every case (for a gold set written after the rule and scored on no
+  // head before: nothing there was tuned, so nothing needs holding out).
+  const on: keyof Rates = decide === 'all' ? 'all' : 'choose';
   const full = table.find((r) => r.label === 'full')!;
-  const noLower = (r: (typeof table)[number]) => (['dense', 'hybrid_rrf'] as const).every((k) => r.rates.choose[k].pass >= full.rates.choose[k].pass && r.rates.choose[k].mrr >= full.rates.choose[k].mrr);
+  const noLower = (r: (typeof table)[number]) => (['dense', 'hybrid_rrf'] as const).every((k) => r.rates[on][k].pass >= full.rates[on][k].pass && r.rates[on][k].mrr >= full.rates[on][k].mrr);
   const chosen = table.filter((r) => r.label !== 'full' && noLower(r)).sort((a, b) => a.tokens - b.tokens)[0] ?? full;
-  const rep = (r: (typeof table)[number]) => (['dense', 'hybrid_rrf'] as const).map((k) => `${k} ${r.rates.report[k].pass.toFixed(3)}/${r.rates.report[k].mrr.toFixed(3)}`).join(' ');
-  console.log(`chosen on the choosing half: ${chosen.label} (${(full.tokens / chosen.tokens).toFixed(2)}x fewer tokens, ${(chosen.perSec / full.perSec).toFixed(2)}x chunks/s); held-out report half: ${chosen.label} ${rep(chosen)} vs full ${rep(full)}`);
+  const rep = (r: (typeof table)[number], h: keyof Rates) => (['dense', 'hybrid_rrf'] as const).map((k) => `${k} ${r.rates[h][k].pass.toFixed(3)}/${r.rates[h][k].mrr.toFixed(3)}`).join(' ');
+  const why = `${(full.tokens / chosen.tokens).toFixed(2)}x fewer tokens, ${(chosen.perSec / full.perSec).toFixed(2)}x chunks/s`;
+  if (on === 'all') console.log(`chosen on all ${full.rates.all.dense.n} cases: ${chosen.label} (${why}): ${rep(chosen, 'all')} vs full ${rep(full, 'all')}`);
+  else console.log(`chosen on the choosing half: ${chosen.label} (${why}); held-out report half: ${chosen.label} ${rep(chosen, 'report')} vs full ${rep(full, 'report')}`);
 }

@@ -15,11 +15,13 @@ export interface DenseTextForm {
 }
 
 /**
- * The whole chunk, because no head passed the rule fixed before the heads were compared
- * (bench/repo-dense-index.ts --gold; figures in docs/dense-indexing.md): on the half of data/gold that chooses,
- * the head feeding the fewest tokens whose dense and hybrid pass rates and MRR are each no lower than the whole
- * chunk's. Every head from 64 to 320 characters lost hybrid MRR there (head:128: 0.618 vs 0.679), although
- * heads raised the pass rates. A head (`--dense-head-chars 128`) embeds 3x fewer tokens, for that MRR.
+ * The whole chunk, because no head passed a rule fixed before the heads were compared
+ * (bench/repo-dense-index.ts --gold; figures in docs/dense-indexing.md): the head feeding the fewest tokens
+ * whose dense and hybrid pass rates and MRR are each no lower than the whole chunk's. On the half of data/gold
+ * that chose, every head from 64 to 320 characters lost hybrid MRR. On a fresh gold set written afterwards for a
+ * second codebase (data/second-codebase/requests-2.32.3.jsonl, 35 cases), head:256 and head:128 both lost
+ * hybrid pass rate and MRR (head:128: 0.714/0.488 vs 0.743/0.570). A head (`--dense-head-chars 128`) embeds
+ * 2.4-3x fewer tokens, for that quality.
  */
 export const DEFAULT_DENSE_TEXT: DenseTextForm = { headChars: null };
 

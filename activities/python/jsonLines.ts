@@ -1,30 +1,64 @@
 import { spawn } from 'node:child_process';
-import { basename } from 'node:path';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { pythonExecutable } from './interpreter.ts';
 
 /**
  * Runs `python -I script` over a batch: requests as JSON lines on stdin, exactly one response line each on
- * stdout, in order. For scripts that only parse their input (never execute it), so no sandbox. Resolves on
- * 'close' (not 'exit', which can fire before stdout is drained), and rejects unless every request got its
- * response.
+ * stdout, in order. For scripts that only parse their input (never execute it), so no sandbox. Rejects unless
+ * every request got its response.
+ *
+ * stdin and stdout are files, not pipes: a pipe holds 64 KiB, so a batch of megabytes would need this thread's
+ * event loop to keep feeding and draining it, and the child would wait whenever the thread is busy. With files
+ * it runs to the end on its own core while the caller computes (scoring ranks, synchronously, while ast_facts.py
+ * proves its not_defined pairs: activities/scoring/execute.ts). The files live in a private temporary folder,
+ * removed once the child is done.
  */
 export function runJsonLines<T>(script: string, reqs: readonly object[]): Promise<T[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(pythonExecutable(), ['-I', script], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.stdin.on('error', () => {});
-    child.on('close', (code) => {
-      const lines = Buffer.concat(out).toString('utf8').split('\n').filter((l) => l.trim());
-      if (code !== 0 || lines.length !== reqs.length) {
-        reject(new Error(`${basename(script)} exited ${code} after ${lines.length}/${reqs.length} responses: ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
-        return;
-      }
-      resolve(lines.map((l) => JSON.parse(l) as T));
+  const dir = mkdtempSync(join(tmpdir(), 'er-jsonl-'));
+  const inPath = join(dir, 'requests.jsonl');
+  const outPath = join(dir, 'responses.jsonl');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let input = -1;
+  let output = -1;
+  try {
+    writeFileSync(inPath, reqs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    input = openSync(inPath, 'r');
+    output = openSync(outPath, 'w');
+    const child = spawn(pythonExecutable(), ['-I', script], { stdio: [input, output, 'pipe'] });
+    return new Promise<T[]>((resolve, reject) => {
+      const err: Buffer[] = [];
+      child.stderr?.on('data', (b: Buffer) => err.push(b));
+      child.on('error', (e) => {
+        cleanup();
+        reject(e);
+      });
+      // 'close', not 'exit': stderr is drained by then, and the child has closed its copy of the output file.
+      child.on('close', (code) => {
+        let text: string;
+        try {
+          text = readFileSync(outPath, 'utf8');
+        } catch (e) {
+          cleanup();
+          reject(e);
+          return;
+        }
+        cleanup();
+        const lines = text.split('\n').filter((l) => l.trim());
+        if (code !== 0 || lines.length !== reqs.length) {
+          reject(new Error(`${basename(script)} exited ${code} after ${lines.length}/${reqs.length} responses: ${Buffer.concat(err).toString('utf8').slice(-2000)}`));
+          return;
+        }
+        resolve(lines.map((l) => JSON.parse(l) as T));
+      });
     });
-    child.stdin.end(reqs.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  });
+  } catch (e) {
+    cleanup();
+    return Promise.reject(e);
+  } finally {
+    // The child holds its own copies of both descriptors.
+    if (input >= 0) closeSync(input);
+    if (output >= 0) closeSync(output);
+  }
 }

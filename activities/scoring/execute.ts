@@ -1,4 +1,4 @@
-import type { ExecRequest, ExecResult, TestSuite } from '../../schemas/exec.ts';
+import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
 import type { Oracle } from '../exec/types.ts';
 import { runOrStop } from '../exec/faultStrict.ts';
 import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
@@ -35,6 +35,8 @@ export async function executeTopK(
     onProgress?: (done: number, total: number) => void;
     /** Run the not_defined pairs too (bench/score-mbpp.ts: the path before the rule, for its baseline). */
     runNotDefined?: boolean;
+    /** The benchmark's name facts, when the caller started them earlier (scoreRun: beside ranking). */
+    nameFacts?: Promise<BenchmarkNameFacts>;
   } = {},
 ): Promise<ExecutionTable> {
   const depth = opts.depth ?? EXEC_DEPTH;
@@ -53,7 +55,7 @@ export async function executeTopK(
     });
   }
   const suites = bench.queries.map(suiteOf);
-  const known = opts.runNotDefined ? keys.map(() => false) : await notDefinedPairs(bench, suites, keys);
+  const known = opts.runNotDefined ? keys.map(() => false) : notDefinedPairs(await (opts.nameFacts ?? benchmarkNameFacts(bench)), keys);
   let done = 0;
   const results = await Promise.all(
     keys.map(async ([q, c], i): Promise<ExecResult> => {
@@ -75,14 +77,23 @@ export async function executeTopK(
   return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: known.filter(Boolean).length };
 }
 
-/** For each pair, whether its failure is proven without running it (one ast_facts start for the whole table). */
-async function notDefinedPairs(bench: LoadedBenchmark, suites: readonly TestSuite[], keys: readonly [number, number][]): Promise<boolean[]> {
-  const qs = [...new Set(keys.map(([q]) => q))];
-  const cs = [...new Set(keys.map(([, c]) => c))];
-  const facts = await nameFacts(
-    cs.map((c) => ({ id: String(c), code: bench.corpus[c].code })),
-    qs.map((q) => ({ id: String(q), suite: suites[q] })),
+export type BenchmarkNameFacts = Awaited<ReturnType<typeof nameFacts>>;
+
+/**
+ * The not_defined rule's AST facts (activities/python/astFacts.ts) for every corpus snippet and every query's
+ * suite, keyed by benchmark index, in one ast_facts start. The whole corpus rather than only the retrieved
+ * snippets, so that it can start before ranking and run beside it on the other core (scoreRun): ranking reads
+ * every snippet too, and on MBPP the top 10 of BM25 alone reach all 4,767 of them.
+ */
+export function benchmarkNameFacts(bench: LoadedBenchmark): Promise<BenchmarkNameFacts> {
+  return nameFacts(
+    bench.corpus.map((c, i) => ({ id: String(i), code: c.code })),
+    bench.queries.map((q, i) => ({ id: String(i), suite: suiteOf(q) })),
   );
+}
+
+/** For each pair, whether its failure is proven without running it. */
+function notDefinedPairs(facts: BenchmarkNameFacts, keys: readonly [number, number][]): boolean[] {
   return keys.map(([q, c]) => {
     const snippet = facts.snippets.get(String(c));
     const suite = facts.suites.get(String(q));

@@ -8,7 +8,7 @@ import { writeJsonAtomic } from '../storage/atomic.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
 import { discoverConfigs } from './configs.ts';
-import { executeTopK, pairKey } from './execute.ts';
+import { benchmarkNameFacts, executeTopK, pairKey } from './execute.ts';
 import { rankConfig } from './rankConfig.ts';
 import { writeRankingsParquet } from './rankingsParquet.ts';
 import { scoringDir, writeExecutionsParquet, writeScoredConfig } from './scoringFiles.ts';
@@ -60,6 +60,10 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
   for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);
   const corpusIds = bench.corpus.map((c) => c.corpus_id);
+  // The not_defined facts are a Python child that needs only the benchmark: started now, it runs on the other
+  // core while this thread ranks (execute.ts benchmarkNameFacts). Awaited by executeTopK; a failure surfaces there.
+  const nameFacts = opts.runNotDefined ? undefined : benchmarkNameFacts(bench);
+  nameFacts?.catch(() => {}); // ranking may throw first; the rejection is still delivered to executeTopK's await
   const tRank = clock();
   const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
   const failed: ScoringManifest['failed_configs'] = [];
@@ -81,7 +85,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   // Each ranking's top-10 plus the rest of the tied group at rank 10 (the tie-aware metrics need its verdicts).
   const toExecute = ranked.map((r) => r.rankings.map((q) => ({ ...q, top: q.top.subarray(0, executionDepth(q)) })));
   const tExec = clock();
-  const exec = await executeTopK(bench, toExecute, oracle, { depth: RANK_DEPTH, onProgress: opts.onExecProgress, runNotDefined: opts.runNotDefined });
+  const exec = await executeTopK(bench, toExecute, oracle, { depth: RANK_DEPTH, onProgress: opts.onExecProgress, runNotDefined: opts.runNotDefined, nameFacts });
   const tScore = clock();
   log(`judged ${exec.pairs} distinct (query, snippet) pairs: ${exec.not_defined} not_defined (not run), ${exec.cached} from cache`);
 

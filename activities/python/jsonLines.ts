@@ -13,9 +13,9 @@ import { pythonExecutable } from './interpreter.ts';
  * event loop to keep feeding and draining it, and the child would wait whenever the thread is busy. With files
  * it runs to the end on its own core while the caller computes (scoring ranks, synchronously, while ast_facts.py
  * proves its not_defined pairs: activities/scoring/execute.ts). The files live in a private temporary folder,
- * removed once the child is done.
+ * removed once the child is done. `onSpawn` hands out the child's pid (test/scoring/jsonLines.test.ts watches it).
  */
-export function runJsonLines<T>(script: string, reqs: readonly object[]): Promise<T[]> {
+export function runJsonLines<T>(script: string, reqs: readonly object[], opts: { onSpawn?: (pid: number | undefined) => void } = {}): Promise<T[]> {
   const dir = mkdtempSync(join(tmpdir(), 'er-jsonl-'));
   const inPath = join(dir, 'requests.jsonl');
   const outPath = join(dir, 'responses.jsonl');
@@ -27,6 +27,7 @@ export function runJsonLines<T>(script: string, reqs: readonly object[]): Promis
     input = openSync(inPath, 'r');
     output = openSync(outPath, 'w');
     const child = spawn(pythonExecutable(), ['-I', script], { stdio: [input, output, 'pipe'] });
+    opts.onSpawn?.(child.pid);
     return new Promise<T[]>((resolve, reject) => {
       const err: Buffer[] = [];
       child.stderr?.on('data', (b: Buffer) => err.push(b));

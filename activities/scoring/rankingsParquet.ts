@@ -1,31 +1,33 @@
-import { Float64, Int32, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import { Table } from 'apache-arrow';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
-import { readParquet, writeParquet } from '../storage/parquet.ts';
+import { float64Column, int32Column, readParquet, utf8Column, writeParquet } from '../storage/parquet.ts';
+
+export interface RankingRow {
+  query_id: string;
+  rank: number;
+  corpus_id: string;
+  score: number;
+}
+
+/** The rows of a rankings file, in its order: what readRankingsParquet gives back from the file they make. */
+export function rankingRows(rankings: readonly QueryRanking[], corpusIds: readonly string[]): RankingRow[] {
+  const rows: RankingRow[] = [];
+  for (const r of rankings) r.top.forEach((ci, i) => rows.push({ query_id: r.query_id, rank: i + 1, corpus_id: corpusIds[ci], score: r.topScores[i] }));
+  return rows;
+}
 
 /** `runs/<id>/rankings/<config_id>.parquet`: one row per (query, rank) of the stored top-k. */
-export function writeRankingsParquet(path: string, configId: string, rankings: readonly QueryRanking[], corpusIds: readonly string[]): void {
-  const qid: string[] = [];
-  const rank: number[] = [];
-  const cid: string[] = [];
-  const score: number[] = [];
-  for (const r of rankings) {
-    r.top.forEach((ci, i) => {
-      qid.push(r.query_id);
-      rank.push(i + 1);
-      cid.push(corpusIds[ci]);
-      score.push(r.topScores[i]);
-    });
-  }
+export function writeRankingsParquet(path: string, configId: string, rows: readonly RankingRow[]): void {
   const table = new Table({
-    query_id: vectorFromArray(qid, new Utf8()),
-    rank: vectorFromArray(rank, new Int32()),
-    corpus_id: vectorFromArray(cid, new Utf8()),
-    score: vectorFromArray(score, new Float64()),
+    query_id: utf8Column(rows.map((r) => r.query_id)),
+    rank: int32Column(rows.map((r) => r.rank)),
+    corpus_id: utf8Column(rows.map((r) => r.corpus_id)),
+    score: float64Column(rows.map((r) => r.score)),
   });
   writeParquet(path, table, { config_id: configId, tie_break: 'score desc, then 32-bit FNV-1a of corpus_id (UTF-16 code units) asc, then corpus_id asc' });
 }
 
-export function readRankingsParquet(path: string): { query_id: string; rank: number; corpus_id: string; score: number }[] {
+export function readRankingsParquet(path: string): RankingRow[] {
   const t = readParquet(path);
   const q = t.getChild('query_id')!.toArray() as unknown as string[];
   const r = t.getChild('rank')!.toArray() as Int32Array;

@@ -10,7 +10,7 @@ import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
 import { discoverConfigs } from './configs.ts';
 import { benchmarkNameFacts, executeTopK, pairKey } from './execute.ts';
 import { rankConfig } from './rankConfig.ts';
-import { writeRankingsParquet } from './rankingsParquet.ts';
+import { rankingRows, writeRankingsParquet, type RankingRow } from './rankingsParquet.ts';
 import { scoringDir, writeExecutionsParquet, writeScoredConfig } from './scoringFiles.ts';
 import { writeReport, type ReportOptions, type ReportResult } from './writeReport.ts';
 import { countingOracle } from '../exec/countingOracle.ts';
@@ -67,12 +67,17 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const tRank = clock();
   const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
   const failed: ScoringManifest['failed_configs'] = [];
+  // The rows of each rankings file written below, for the report (which would otherwise read them back).
+  const rankingFiles = new Map<string, RankingRow[]>();
   for (const source of configs) {
     // Between configurations (and below, between scoring steps): heartbeats and I/O get their turn (yieldToLoop.ts).
     await yieldToLoop();
     try {
       const rankings = rankConfig(bench, source);
-      writeRankingsParquet(join(opts.runDir, 'rankings', `${source.config_id}.parquet`), source.config_id, rankings, corpusIds);
+      const file = join(opts.runDir, 'rankings', `${source.config_id}.parquet`);
+      const rows = rankingRows(rankings, corpusIds);
+      writeRankingsParquet(file, source.config_id, rows);
+      rankingFiles.set(file, rows);
       ranked.push({ config_id: source.config_id, rankings });
       log(`ranked ${source.config_id}`);
     } catch (err) {
@@ -134,7 +139,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();
-  const report = await writeReport(opts.runDir, bootstrap, { bench });
+  const report = await writeReport(opts.runDir, bootstrap, { bench, rankings: rankingFiles });
   const timings: TimeBreakdown = {
     phases: [
       ['load', tRank],

@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Float64, Table, Utf8, Bool, vectorFromArray } from 'apache-arrow';
+import { Table, Bool, vectorFromArray } from 'apache-arrow';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 import { buildStatSpecs } from '../../core/report/statistics.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
-import { readParquet, writeParquet } from '../storage/parquet.ts';
+import { float64Column, readParquet, utf8Column, writeParquet } from '../storage/parquet.ts';
 
 /**
  * Files `score` leaves for `report`:
@@ -73,22 +73,22 @@ export function writeScoresParquet(path: string, configs: readonly { config_id: 
     }
   }
   const table = new Table({
-    config_id: vectorFromArray(cfg, new Utf8()),
-    query_id: vectorFromArray(qid, new Utf8()),
-    metric: vectorFromArray(metric, new Utf8()),
-    value: vectorFromArray(value, new Float64()),
-    num: vectorFromArray(num, new Float64()),
-    den: vectorFromArray(den, new Float64()),
+    config_id: utf8Column(cfg),
+    query_id: utf8Column(qid),
+    metric: utf8Column(metric),
+    value: float64Column(value),
+    num: float64Column(num),
+    den: float64Column(den),
   });
   writeParquet(path, table);
 }
 
 export function writeExecutionsParquet(path: string, rows: readonly { query_id: string; corpus_id: string; passed: boolean; outcomes: string[]; cached: boolean }[]): void {
   const table = new Table({
-    query_id: vectorFromArray(rows.map((r) => r.query_id), new Utf8()),
-    corpus_id: vectorFromArray(rows.map((r) => r.corpus_id), new Utf8()),
+    query_id: utf8Column(rows.map((r) => r.query_id)),
+    corpus_id: utf8Column(rows.map((r) => r.corpus_id)),
     passed: vectorFromArray(rows.map((r) => r.passed), new Bool()),
-    outcomes: vectorFromArray(rows.map((r) => JSON.stringify(r.outcomes)), new Utf8()),
+    outcomes: utf8Column(rows.map((r) => JSON.stringify(r.outcomes))),
     cached: vectorFromArray(rows.map((r) => r.cached), new Bool()),
   });
   writeParquet(path, table);

@@ -10,7 +10,7 @@ import { writePairwiseParquet } from './pairwiseParquet.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark, type LoadedBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writeTrecRun, type ExportRanking } from './exports.ts';
-import { readRankingsParquet } from './rankingsParquet.ts';
+import { readRankingsParquet, type RankingRow } from './rankingsParquet.ts';
 import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
 import { definitionsByName } from '../../core/report/glossary.ts';
 import { buildLeaderboard, leaderboardCsv } from '../../core/report/leaderboard.ts';
@@ -47,15 +47,16 @@ export interface ReportResult {
  * runs/<id>/export/ (BEIR layout, TREC runs + qrels). Asynchronous only to give the event loop a turn between its
  * synchronous stretches (yieldToLoop.ts: a scoring activity's heartbeats); what it computes and writes is the same.
  */
-export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark } = {}): Promise<ReportResult> {
+export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark; rankings?: ReadonlyMap<string, RankingRow[]> } = {}): Promise<ReportResult> {
   const manifestPath = join(scoringDir(runDir), 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
   // `score` hands over the benchmark it has just loaded and validated from the same files (0.7 s of CPU for MBPP).
   const bench = loaded.bench ?? loadBenchmark(benchmarkDirOf(runDir));
-  // Each rankings file is read once: the second stage and the exports both need BM25's.
-  const rankingsRead = new Map<string, ReturnType<typeof readRankingsParquet>>();
+  // Each rankings file is read once: the second stage and the exports both need BM25's. `score` hands over the
+  // rows of the files it has just written (rankingsParquet.ts rankingRows, what reading them gives back).
+  const rankingsRead = new Map<string, RankingRow[]>(loaded.rankings ?? []);
   const rankingsOf = (file: string) => rankingsRead.get(file) ?? rankingsRead.set(file, readRankingsParquet(file)).get(file)!;
   await yieldToLoop();
   const stats = computeStatistics(configs, opts);

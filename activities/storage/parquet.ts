@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Bool, Float64, Int64, Table, Utf8, tableFromIPC, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import { Bool, Float64, Int32, Int64, Table, Utf8, makeData, makeVector, tableFromIPC, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as pq from 'parquet-wasm/node';
 import { writeFileAtomic } from './atomic.ts';
 
@@ -16,6 +16,35 @@ export function writeParquet(path: string, table: Table, metadata: Record<string
   }
   const bytes = pq.writeParquet(wasmTable, props.build());
   writeFileAtomic(path, bytes);
+}
+
+/**
+ * Columns without nulls, built straight from their buffers instead of through vectorFromArray's per-value
+ * builder (a third of the time on a 96,800-row rankings file). The Arrow data is the same (nullable fields, no
+ * validity bitmap, the same values), so the IPC bytes and hence the Parquet file are byte-identical
+ * (test/report/parquetColumns.test.ts).
+ */
+export function utf8Column(values: readonly string[]): Vector<Utf8> {
+  const valueOffsets = new Int32Array(values.length + 1);
+  let end = 0;
+  values.forEach((v, i) => {
+    end += Buffer.byteLength(v, 'utf8');
+    valueOffsets[i + 1] = end;
+  });
+  // Each value encoded on its own (as the builder's TextEncoder does: a lone surrogate is U+FFFD in both), never
+  // joined first, where a lone high and low surrogate from neighbouring values would pair up.
+  const data = new Uint8Array(end);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  values.forEach((v, i) => bytes.write(v, valueOffsets[i], 'utf8'));
+  return makeVector(makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets, data }));
+}
+
+export function int32Column(values: ArrayLike<number>): Vector<Int32> {
+  return makeVector(makeData({ type: new Int32(), length: values.length, nullCount: 0, data: Int32Array.from(values) }));
+}
+
+export function float64Column(values: ArrayLike<number>): Vector<Float64> {
+  return makeVector(makeData({ type: new Float64(), length: values.length, nullCount: 0, data: Float64Array.from(values) }));
 }
 
 export function readParquet(path: string): Table {

@@ -8,6 +8,7 @@ import { DEFAULT_CHUNK_LIMITS, type ChunkLimits } from '../../core/repo/chunkBou
 import { chunkStructural, STRUCTURAL_CHUNKER_VERSION } from './chunkStructural.ts';
 import { chunkText, TEXT_CHUNKER_VERSION } from './chunkText.ts';
 import { chunkConfig, CONFIG_CHUNKER_VERSION } from './chunkConfig.ts';
+import { ROLE_RULES_VERSION } from '../../core/repo/roles.ts';
 import type { Embedder } from './embedder.ts';
 import { DEFAULT_DENSE_TEXT, denseText, denseTextLabel, type DenseTextForm } from '../../core/repo/denseText.ts';
 import { GitRepo } from './git.ts';
@@ -16,7 +17,7 @@ import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts
 import { grammarVersions } from './treeSitter.ts';
 import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
 
-export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${CONFIG_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}`;
+export const CHUNKER_VERSION = `${STRUCTURAL_CHUNKER_VERSION}+${CONFIG_CHUNKER_VERSION}+${TEXT_CHUNKER_VERSION}+${ROLE_RULES_VERSION}`;
 
 export interface BuildIndexOptions {
   repoDir: string;

@@ -14,9 +14,12 @@ const TEST_PATH = [
 ];
 const TEST_FRAMEWORK = [
   /from\s+['"](node:test|vitest|@jest\/globals|mocha|ava|tap)['"]/,
-  /^\s*import\s+(pytest|unittest)\b/m,
-  /^\s*from\s+(pytest|unittest)\b/m,
+  // Module level only: a `setup.py` whose test command does `import pytest` inside a method is not a test file.
+  /^import\s+(pytest|unittest)\b/m,
+  /^from\s+(pytest|unittest)\b/m,
 ];
+/** Part of the chunker version (activities/repo/indexBuild.ts): an index built under other role rules is another index. */
+export const ROLE_RULES_VERSION = 'roles-2';
 // Deprecated code (`legacy/`) is deliberately *not* a role: it is still a definition, and whether it may be
 // used is the case's call (forbiddenPathPrefixes) or the policy's, not the chunker's.
 const MIGRATION_PATH = /(^|\/)migrations?\//;

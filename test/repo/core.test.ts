@@ -150,6 +150,9 @@ test('file roles: tests by path and by framework import, docs, config, generated
   assert.equal(fileRole('pkg/test_a.py', ''), 'test');
   assert.equal(fileRole('src/checks.ts', "import { test } from 'node:test';"), 'test');
   assert.equal(fileRole('src/checks.py', 'import pytest\n'), 'test');
+  assert.equal(fileRole('src/checks.py', 'x = 1\nfrom unittest import mock\n'), 'test');
+  // A package's setup.py with a test command that imports pytest when run is the package manifest, not a test.
+  assert.equal(fileRole('setup.py', 'class PyTest(TestCommand):\n    def run_tests(self):\n        import pytest\n'), 'config');
   assert.equal(fileRole('README.md', ''), 'docs');
   assert.equal(fileRole('tsconfig.json', ''), 'config');
   assert.equal(fileRole('src/api.generated.ts', ''), 'generated');

@@ -73,7 +73,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   await yieldToLoop();
   const second_stage = secondStageRows(runDir, configs, opts, rankingsOf);
   await yieldToLoop();
-  const edit_position = editPositionRows(configs, bench.corpus, opts);
+  const edit_position = await editPositionRows(configs, bench.corpus, opts);
 
   const summary = {
     run,
@@ -177,12 +177,12 @@ function secondStageRows(runDir: string, configs: readonly { config_id: string; 
 }
 
 /** Deception with and without the twins whose edit lies past the model's token limit (local transformer configurations). */
-function editPositionRows(configs: readonly { config_id: string; queries: ScoredQuery[] }[], corpus: readonly CorpusRecord[], opts: ReportOptions): EditPositionRow[] {
+async function editPositionRows(configs: readonly { config_id: string; queries: ScoredQuery[] }[], corpus: readonly CorpusRecord[], opts: ReportOptions): Promise<EditPositionRow[]> {
   const registry = new Map(loadRegistry({ root: projectRoot() }).entries.map((e) => [e.config.config_id, e.config]));
   const rows: EditPositionRow[] = [];
   for (const c of configs) {
     const config = registry.get(c.config_id);
-    const unseen = config ? unseenEdits(config, corpus, modelRoot()) : null;
+    const unseen = config ? await unseenEdits(config, corpus, modelRoot()) : null;
     if (config && unseen) rows.push(deceptionByEditPosition(c.config_id, c.queries, unseen, config.max_input_tokens!, opts));
   }
   return rows;

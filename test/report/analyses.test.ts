@@ -153,7 +153,7 @@ test('deception by edit position: hand-worked, with and without the twins the em
   assert.equal(r.tie_seen.estimate, 0);
 });
 
-test('unseen edits: decided by the model tokenizer on the truncated input ([SEP] rule included)', () => {
+test('unseen edits: decided by the model tokenizer on the truncated input ([SEP] rule included)', async () => {
   const config = loadRegistry({ root: projectRoot(), env: {} }).entries.find((e) => e.config.config_id === 'local-all-minilm-l6-v2')!.config;
   const root = join(projectRoot(), '.execretrieval', 'models');
   const body = 'def f(x):\n' + '    x = x + 1\n'.repeat(120) + '    return x\n'; // far past 256 word pieces
@@ -163,13 +163,13 @@ test('unseen edits: decided by the model tokenizer on the truncated input ([SEP]
     rec('late', body.replace('return x', 'return -x'), false), // edit at the end: cut off
     rec('early', body.replace('def f(x):', 'def f(y):'), false), // edit in the first line: seen
   ];
-  assert.deepEqual([...unseenEdits(config, corpus, root)!], ['late']);
+  assert.deepEqual([...(await unseenEdits(config, corpus, root))!], ['late']);
   // A short function: every edit is seen. A configuration without a token limit gets no verdict.
-  assert.deepEqual([...unseenEdits(config, [rec('c', 'def f(x):\n    return x\n', true), rec('d', 'def f(x):\n    return -x\n', false)], root)!], []);
-  assert.equal(unseenEdits({ ...config, max_input_tokens: null }, corpus, root), null);
+  assert.deepEqual([...(await unseenEdits(config, [rec('c', 'def f(x):\n    return x\n', true), rec('d', 'def f(x):\n    return -x\n', false)], root))!], []);
+  assert.equal(await unseenEdits({ ...config, max_input_tokens: null }, corpus, root), null);
   // SPLADE-tiny cuts at 256 pieces through the same tokenisation: covered too, same verdicts.
   const splade = loadRegistry({ root: projectRoot(), env: {} }).entries.find((e) => e.config.config_id === 'local-splade-tiny')!.config;
-  assert.deepEqual([...unseenEdits(splade, corpus, root)!], ['late']);
+  assert.deepEqual([...(await unseenEdits(splade, corpus, root))!], ['late']);
 });
 
 test('the tokenizer built from the two files gives the ids AutoTokenizer (the provider) gives', async () => {

@@ -16,7 +16,7 @@ export function defaultCachePath(): string {
 
 /** What CachedOracle runs a cache miss on: the sandbox pool, or (activities/pipeline/deferredExec.ts) a pool
  * that hands the miss to the exec queue instead of running it here. */
-export type ExecPool = Pick<SandboxPool, 'run' | 'close' | 'lastLayers'>;
+export type ExecPool = Pick<SandboxPool, 'run' | 'close' | 'lastLayers'> & Partial<Pick<SandboxPool, 'warm'>>;
 
 class CachedOracle implements Oracle {
   private readonly inflight = new Map<string, Promise<ExecResult>>();
@@ -63,6 +63,10 @@ class CachedOracle implements Oracle {
   async close(): Promise<void> {
     await this.pool.close();
     this.cache?.close();
+  }
+
+  async warm(): Promise<void> {
+    await this.pool.warm?.();
   }
 
   async layers(): Promise<SandboxLayers> {

@@ -36,6 +36,8 @@ export interface RawRun {
  */
 export class SandboxPool {
   private servers: (ForkServer | null)[];
+  /** A server's start while it is under way (by warm() or a run), so that a slot never starts two. */
+  private starting: (Promise<ForkServer> | null)[];
   private idle: number[] = [];
   private waiters: ((slot: number) => void)[] = [];
   private nextId = 1;
@@ -44,6 +46,7 @@ export class SandboxPool {
 
   constructor(readonly size = availableParallelism(), private readonly python = pythonExecutable()) {
     this.servers = new Array(size).fill(null);
+    this.starting = new Array(size).fill(null);
     for (let i = 0; i < size; i++) this.idle.push(i);
   }
 
@@ -74,7 +77,18 @@ export class SandboxPool {
     }
   }
 
+  /**
+   * Starts every slot's server now, without waiting for a suite (scoring calls it before ranking, so that the
+   * servers' start-up, about 0.25 s each, runs beside it). A server that fails to start here is started again by
+   * the first run in its slot, which reports that failure as before.
+   */
+  async warm(): Promise<void> {
+    await Promise.all(this.servers.map((_, slot) => this.serverAt(slot).then(() => {}, () => {})));
+  }
+
   async close(): Promise<void> {
+    // A start still under way (warm()) is waited for and closed too: it must not outlive the pool.
+    await Promise.allSettled(this.starting.filter((p) => p !== null));
     await Promise.all(this.servers.map((s) => s?.close()));
     this.servers.fill(null);
   }
@@ -84,12 +98,21 @@ export class SandboxPool {
     return this.servers[slot];
   }
 
-  private async serverAt(slot: number): Promise<ForkServer> {
+  private serverAt(slot: number): Promise<ForkServer> {
     const existing = this.servers[slot];
-    if (existing?.alive) return existing;
-    const server = await ForkServer.start(this.python, SANDBOX_SCRIPT);
-    this.servers[slot] = server;
-    return server;
+    if (existing?.alive) return Promise.resolve(existing);
+    const pending = this.starting[slot];
+    if (pending) return pending;
+    const start = ForkServer.start(this.python, SANDBOX_SCRIPT)
+      .then((server) => {
+        this.servers[slot] = server;
+        return server;
+      })
+      .finally(() => {
+        this.starting[slot] = null;
+      });
+    this.starting[slot] = start;
+    return start;
   }
 
   private acquire(): Promise<number> {

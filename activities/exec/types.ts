@@ -44,6 +44,8 @@ export interface Oracle {
   runMany(reqs: readonly ExecRequest[], opts?: { onProgress?: (done: number, total: number) => void }): Promise<ExecResult[]>;
   /** The isolation layers in force (runs one trivial suite if none has run yet), for manifests and `validate --json`. */
   layers?(): Promise<SandboxLayers>;
+  /** Starts the sandbox's servers ahead of the first run (scoring: while it ranks); never fails (a run would report it). */
+  warm?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -64,6 +64,8 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   // core while this thread ranks (execute.ts benchmarkNameFacts). Awaited by executeTopK; a failure surfaces there.
   const nameFacts = opts.runNotDefined ? undefined : benchmarkNameFacts(bench);
   nameFacts?.catch(() => {}); // ranking may throw first; the rejection is still delivered to executeTopK's await
+  // The fork servers start beside ranking too, instead of when the first top-10 snippet is run.
+  void opts.oracle.warm?.();
   const tRank = clock();
   const ranked: { config_id: string; rankings: QueryRanking[] }[] = [];
   const failed: ScoringManifest['failed_configs'] = [];

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ForkServer, ForkServerDied, resultProblem } from '../../activities/exec/forkServer.ts';
@@ -95,5 +95,49 @@ describe('the real fork server: a refused request fails alone', () => {
     const next = await pool.run('def f():\n    return 2\n', { kind: 'asserts', tests: ['assert f() == 2'] }, 1, 5);
     assert.deepEqual(next.outcomes, ['pass']);
     assert.equal(pool.serverIn(0), server);
+  });
+});
+
+/** This process's live fork-server children (their command line names sandbox.py serve). */
+function serverChildren(): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue;
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('sandbox.py\0serve')) out.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+describe('warming the pool (scoring starts its servers beside ranking)', () => {
+  test('warm starts one server per slot before any run; a run uses it, and no slot starts a second', async () => {
+    const pool = new SandboxPool(2);
+    try {
+      const warming = pool.warm();
+      const run = pool.run('def f():\n    return 1\n', { kind: 'asserts', tests: ['assert f() == 1'] }, 1, 5);
+      await warming;
+      const servers = [pool.serverIn(0), pool.serverIn(1)];
+      assert.ok(servers.every((s) => s?.alive), 'both slots have a live server after warm()');
+      assert.deepEqual((await run).outcomes, ['pass']);
+      assert.deepEqual([pool.serverIn(0), pool.serverIn(1)], servers);
+      assert.equal(serverChildren().length, 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('closing while the servers are still starting leaves none running', async () => {
+    const pool = new SandboxPool(2);
+    void pool.warm();
+    await pool.close();
+    const left = serverChildren();
+    for (const pid of left) process.kill(pid, 'SIGKILL'); // ours: so that a failure here fails, not hangs the file
+    assert.deepEqual(left, []);
   });
 });

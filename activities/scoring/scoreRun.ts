@@ -119,13 +119,11 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     writeScoredConfig(opts.runDir, s.config_id, s.queries);
   }
   await yieldToLoop();
-  writeExecutionsParquet(
-    join(scoringDir(opts.runDir), 'executions.parquet'),
-    [...exec.results].map(([k, r]) => {
-      const [q, c] = k.split(':').map(Number);
-      return { query_id: bench.queries[q].query_id, corpus_id: corpusIds[c], passed: r.passed, outcomes: r.outcomes, cached: r.cached };
-    }),
-  );
+  const executionRows = [...exec.results].map(([k, r]) => {
+    const [q, c] = k.split(':').map(Number);
+    return { query_id: bench.queries[q].query_id, corpus_id: corpusIds[c], passed: r.passed, outcomes: r.outcomes, cached: r.cached };
+  });
+  writeExecutionsParquet(join(scoringDir(opts.runDir), 'executions.parquet'), executionRows);
   const bootstrap = { replicates: opts.replicates ?? 5000, seed: opts.seed ?? DEFAULT_SEED, alpha: opts.alpha ?? 0.05 };
   const manifest: ScoringManifest = {
     benchmark: join(opts.runDir, 'benchmark'),
@@ -141,7 +139,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();
-  const report = await writeReport(opts.runDir, bootstrap, { bench, rankings: rankingFiles });
+  const report = await writeReport(opts.runDir, bootstrap, { bench, rankings: rankingFiles, executions: executionRows });
   const timings: TimeBreakdown = {
     phases: [
       ['load', tRank],

@@ -83,7 +83,16 @@ export function writeScoresParquet(path: string, configs: readonly { config_id: 
   writeParquet(path, table);
 }
 
-export function writeExecutionsParquet(path: string, rows: readonly { query_id: string; corpus_id: string; passed: boolean; outcomes: string[]; cached: boolean }[]): void {
+/** One row of scoring/executions.parquet (the verdict of one (query, snippet) pair). */
+export interface ExecutionRow {
+  query_id: string;
+  corpus_id: string;
+  passed: boolean;
+  outcomes: string[];
+  cached: boolean;
+}
+
+export function writeExecutionsParquet(path: string, rows: readonly ExecutionRow[]): void {
   const table = new Table({
     query_id: utf8Column(rows.map((r) => r.query_id)),
     corpus_id: utf8Column(rows.map((r) => r.corpus_id)),

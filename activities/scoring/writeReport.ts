@@ -11,7 +11,7 @@ import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
 import { loadBenchmark, type LoadedBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writeTrecRun, type ExportRanking } from './exports.ts';
 import { readRankingsParquet, type RankingRow } from './rankingsParquet.ts';
-import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet } from './scoringFiles.ts';
+import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet, type ExecutionRow } from './scoringFiles.ts';
 import { definitionsByName } from '../../core/report/glossary.ts';
 import { buildLeaderboard, leaderboardCsv } from '../../core/report/leaderboard.ts';
 import type { ScoringManifest } from './scoreRun.ts';
@@ -47,7 +47,7 @@ export interface ReportResult {
  * runs/<id>/export/ (BEIR layout, TREC runs + qrels). Asynchronous only to give the event loop a turn between its
  * synchronous stretches (yieldToLoop.ts: a scoring activity's heartbeats); what it computes and writes is the same.
  */
-export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark; rankings?: ReadonlyMap<string, RankingRow[]> } = {}): Promise<ReportResult> {
+export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark; rankings?: ReadonlyMap<string, RankingRow[]>; executions?: readonly ExecutionRow[] } = {}): Promise<ReportResult> {
   const manifestPath = join(scoringDir(runDir), 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
@@ -142,7 +142,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   writeBeirExport(beirDir, bench.queries, bench.corpus);
   writeTrecQrels(join(trecDir, 'qrels.txt'), bench.queries);
   const execFile = join(scoringDir(runDir), 'executions.parquet');
-  if (existsSync(execFile)) writeExecQrels(join(trecDir, 'qrels.exec.txt'), join(beirDir, 'qrels', 'exec.tsv'), readExecutionsParquet(execFile));
+  // `score` hands over the rows of executions.parquet it has just written.
+  const execRows = loaded.executions ?? (existsSync(execFile) ? readExecutionsParquet(execFile) : null);
+  if (execRows) writeExecQrels(join(trecDir, 'qrels.exec.txt'), join(beirDir, 'qrels', 'exec.tsv'), execRows);
   const rankDir = join(runDir, 'rankings');
   for (const c of stats.configs) {
     await yieldToLoop();

@@ -15,13 +15,17 @@
  * it on another repository and its gold cases (the index is built at the cases' commit), e.g. the requests
  * 2.32.3 scratch repository of bench/second-codebase.sh with data/second-codebase/requests-2.32.3.jsonl;
  * `--decide all` applies the rule to all of those cases (a fresh gold set nobody tuned on) instead of the
- * choosing half. The onnxruntime thread count is EXECRETRIEVAL_ONNX_THREADS (default: onnxruntime's, one per
- * core; see activities/embeddings/providers/localModel.ts).
+ * choosing half. `--sessions 1x0,2x1` runs every form under each way of running the model, interleaved,
+ * `WxT` = W sessions (EXECRETRIEVAL_ONNX_WORKERS; 1 runs in this process, more in worker processes) of T
+ * intra-op threads each (EXECRETRIEVAL_ONNX_THREADS; 0 leaves it unset), with each ratio against the first,
+ * and checks that every way gave the same vectors bit for bit; without it, the environment's setting (see
+ * activities/embeddings/providers/localModel.ts). Each embedder's model is loaded before its timed pass (load
+ * time is not indexing throughput).
  *
- *   node --import tsx bench/repo-dense-index.ts [--limit N] [--heads 320,160,128] [--reps 2] [--gold]
+ *   node --import tsx bench/repo-dense-index.ts [--limit N] [--heads 320,160,128] [--reps 2] [--sessions 1x0,2x1] [--gold]
  *       [--repo DIR --cases PATH] [--decide half|all]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AutoTokenizer, env } from '@huggingface/transformers';
@@ -53,13 +57,35 @@ function freshEmbedder(): { embedder: Embedder; dir: string } {
   return { embedder: registryEmbedder(root, stateDir(), CONFIG), dir };
 }
 
-/** Wall-clock seconds and this process's CPU seconds (user + system, all threads): on a shared machine the CPU time is the steadier measure of work. */
+/**
+ * CPU seconds (user + system) of this process's child processes that are running now, by pid: the ONNX worker
+ * processes (activities/embeddings/providers/onnxPool.ts). Linux /proc; elsewhere none are seen.
+ */
+function childCpu(): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      for (const pid of readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)) {
+        try {
+          const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+          out.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // utime, stime in clock ticks (USER_HZ = 100)
+        } catch {}
+      }
+    }
+  } catch {}
+  return out;
+}
+
+/** Wall-clock seconds and CPU seconds of this process (all threads) and its worker processes: on a shared machine the CPU time is the steadier measure of work. */
 async function timed<T>(f: () => Promise<T>): Promise<{ s: number; cpu: number; value: T }> {
   const t = performance.now();
   const c = process.cpuUsage();
+  const kids = childCpu();
   const value = await f();
   const d = process.cpuUsage(c);
-  return { s: (performance.now() - t) / 1000, cpu: (d.user + d.system) / 1e6, value };
+  let kidCpu = 0;
+  for (const [pid, cpu] of childCpu()) kidCpu += cpu - (kids.get(pid) ?? 0);
+  return { s: (performance.now() - t) / 1000, cpu: (d.user + d.system) / 1e6 + kidCpu, value };
 }
 
 const repoDir = resolve(arg('repo') ?? root);
@@ -86,44 +112,75 @@ env.allowRemoteModels = false;
 const tokenizer = await AutoTokenizer.from_pretrained(config.local!.model_dir, { local_files_only: true });
 const tokensFed = (chunks: readonly Chunk[], f: DenseTextForm) => chunks.reduce((a, c) => a + Math.min(config.max_input_tokens ?? Infinity, tokenizer.encode(denseText(c, f)).length), 0);
 
-// Warm the model once (load time is not indexing throughput).
-const warm = freshEmbedder();
-await warm.embedder.embed(['warm up'], 'document');
-rmSync(warm.dir, { recursive: true, force: true });
+// Ways of running the model: W sessions x T threads, through the variables the provider reads (set before each
+// embedder is made; the provider reads them when it loads).
+type Way = { label: string; workers: string; threads: string };
+const ways: Way[] = arg('sessions')
+  ? arg('sessions')!.split(',').map((w) => {
+      const m = /^(\d+)x(\d+)$/.exec(w);
+      if (!m || m[1] === '0') throw new Error(`--sessions ${w}: want WxT (W sessions >= 1, T threads, 0 = onnxruntime's count)`);
+      return { label: `@${w}`, workers: m[1], threads: m[2] === '0' ? '' : m[2] };
+    })
+  : [{ label: '', workers: process.env.EXECRETRIEVAL_ONNX_WORKERS ?? '', threads: process.env.EXECRETRIEVAL_ONNX_THREADS ?? '' }];
+function useWay(w: Way) {
+  process.env.EXECRETRIEVAL_ONNX_WORKERS = w.workers;
+  process.env.EXECRETRIEVAL_ONNX_THREADS = w.threads;
+}
+/** A fresh embedder with its model loaded and run once on texts of several widths (every session's first pass), untimed. */
+async function warmEmbedder(): Promise<ReturnType<typeof freshEmbedder>> {
+  const x = freshEmbedder();
+  await x.embedder.embed(['warm up', 'warm up the second session', 'warm up the third session, a little longer', 'warm up the fourth session, longer still than the third'], 'document');
+  return x;
+}
 
-// Every way twice, interleaved, each time with a fresh cache; the best of each is kept (other processes
-// share the 2 cores, and load moves within a run).
+// Every form under every way, reps times, interleaved, each time with a fresh cache; the best of each is kept
+// (other processes share the 2 cores, and load moves within a run).
 const best = new Map<string, number>();
 const bestCpu = new Map<string, number>();
 const runs = new Map<string, number[]>();
+const firstVectors = new Map<string, Float32Array[]>();
+const differs = new Set<string>();
 const reps = Number(arg('reps') ?? 2);
-let last: ReturnType<typeof freshEmbedder> | null = null;
+const sameBits = (a: Float32Array[], b: Float32Array[]) => a.every((v, i) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(Buffer.from(b[i].buffer, b[i].byteOffset, b[i].byteLength)));
 for (let rep = 0; rep < reps; rep++) {
   for (const f of forms) {
-    if (last) rmSync(last.dir, { recursive: true, force: true });
-    const x = (last = freshEmbedder());
-    const t = await timed(() => embedChunks(sample, x.embedder, 256, () => {}, f));
-    const k = denseTextLabel(f);
-    runs.set(k, [...(runs.get(k) ?? []), t.s]);
-    best.set(k, Math.min(best.get(k) ?? Infinity, t.s));
-    bestCpu.set(k, Math.min(bestCpu.get(k) ?? Infinity, t.cpu));
+    for (const w of ways) {
+      useWay(w);
+      const x = await warmEmbedder();
+      const t = await timed(() => embedChunks(sample, x.embedder, 256, () => {}, f));
+      await x.embedder.close?.();
+      rmSync(x.dir, { recursive: true, force: true });
+      const k = denseTextLabel(f) + w.label;
+      runs.set(k, [...(runs.get(k) ?? []), t.s]);
+      best.set(k, Math.min(best.get(k) ?? Infinity, t.s));
+      bestCpu.set(k, Math.min(bestCpu.get(k) ?? Infinity, t.cpu));
+      const first = firstVectors.get(denseTextLabel(f));
+      if (!first) firstVectors.set(denseTextLabel(f), t.value);
+      else if (!sameBits(first, t.value)) differs.add(k);
+    }
   }
 }
-rmSync(last!.dir, { recursive: true, force: true });
-const base = best.get('full')!;
-const baseCpu = bestCpu.get('full')!;
+useWay(ways[0]);
+const base = best.get('full' + ways[0].label)!;
+const baseCpu = bestCpu.get('full' + ways[0].label)!;
 const baseTokens = tokensFed(sample, { headChars: null });
 for (const f of forms) {
-  const k = denseTextLabel(f);
-  const s = best.get(k)!;
   const tok = tokensFed(sample, f);
-  const cpu = bestCpu.get(k)!;
-  console.log(`${k.padEnd(9)} ${(sample.length / s).toFixed(2).padStart(7)} chunks/s (best ${s.toFixed(1)} s of ${runs.get(k)!.map((x) => x.toFixed(1)).join(', ')})  ${(base / s).toFixed(2)}x wall; CPU ${cpu.toFixed(1)} s ${(baseCpu / cpu).toFixed(2)}x; tokens fed ${tok} (${(baseTokens / tok).toFixed(2)}x fewer)`);
+  for (const w of ways) {
+    const k = denseTextLabel(f) + w.label;
+    const s = best.get(k)!;
+    const cpu = bestCpu.get(k)!;
+    const first = denseTextLabel(f) + ways[0].label;
+    const vsWay = ways.length > 1 && w !== ways[0] ? `; ${(best.get(first)! / s).toFixed(2)}x wall, ${(bestCpu.get(first)! / cpu).toFixed(2)}x CPU vs ${first}` : '';
+    console.log(`${k.padEnd(13)} ${(sample.length / s).toFixed(2).padStart(7)} chunks/s (best ${s.toFixed(1)} s of ${runs.get(k)!.map((x) => x.toFixed(1)).join(', ')})  ${(base / s).toFixed(2)}x wall; CPU ${cpu.toFixed(1)} s ${(baseCpu / cpu).toFixed(2)}x; tokens fed ${tok} (${(baseTokens / tok).toFixed(2)}x fewer)${vsWay}`);
+  }
 }
+if (ways.length > 1) console.log(differs.size ? `VECTORS DIFFER between ways: ${[...differs].join(', ')}` : `vectors bit-identical across ${ways.map((w) => w.label.slice(1)).join(', ')}`);
 const c = freshEmbedder();
 await embedChunks(sample, c.embedder, 256);
 const cached = await timed(() => embedChunks(sample, c.embedder, 256));
 console.log(`cached rerun (${denseTextLabel(DEFAULT_DENSE_TEXT)}): ${(sample.length / cached.s).toFixed(0)} chunks/s (${cached.s.toFixed(2)} s); load ${load()}`);
+await c.embedder.close?.();
 rmSync(c.dir, { recursive: true, force: true });
 
 if (process.argv.includes('--gold')) {
@@ -158,6 +215,7 @@ if (process.argv.includes('--gold')) {
     table.push(row);
     const fmt = (h: keyof Rates) => (['dense', 'hybrid_rrf'] as const).map((k) => `${k} ${rates[h][k].pass.toFixed(3)}/${rates[h][k].mrr.toFixed(3)}`).join(' ');
     console.log(`${row.label.padEnd(9)} full index ${row.perSec.toFixed(2)} chunks/s (${t.s.toFixed(1)} s, CPU ${t.cpu.toFixed(1)} s), tokens fed ${row.tokens}; pass/MRR choose(n=${rates.choose.dense.n}) ${fmt('choose')} | report(n=${rates.report.dense.n}) ${fmt('report')} | all ${fmt('all')}; load ${load()}`);
+    await e.embedder.close?.();
     rmSync(e.dir, { recursive: true, force: true });
   }
   // `--decide all`: the same rule on every case (for a gold set written after the rule and scored on no

@@ -33,5 +33,10 @@ export function registryEmbedder(root: string, stateDir: string, configId: strin
       const { vectors } = await embedItems(config, side, items, { cache, provider: () => (provider ??= createProvider(config, penv)) });
       return vectors;
     },
+    async close() {
+      const p = provider;
+      provider = null;
+      await (await p?.catch(() => null))?.close?.();
+    },
   };
 }

@@ -48,7 +48,8 @@ async function paddedBatch(texts: string[]): Promise<Float32Array[]> {
 
 test('local MiniLM runs a batch per token width, and every vector is bit for bit the padded batch\'s and the text\'s alone', async () => {
   const want = await paddedBatch(TEXTS);
-  const p = await createLocalOnnxProvider(config, penv);
+  // In this thread: the pool's sessions are checked against this path in test/embeddings/onnx-pool.test.ts.
+  const p = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_WORKERS: '1' } });
   try {
     const got = await p.embed(TEXTS, 'document');
     const widths = p.countTokens!(TEXTS);
@@ -61,11 +62,12 @@ test('local MiniLM runs a batch per token width, and every vector is bit for bit
   }
 });
 
-test("EXECRETRIEVAL_ONNX_THREADS: 1 and 2 threads give the same vectors bit for bit; unset is onnxruntime's own count; a bad value is refused, naming the variable", async () => {
+test("EXECRETRIEVAL_ONNX_THREADS: one in-process session on 1 and 2 threads gives the same vectors bit for bit; unset is onnxruntime's own count; a bad value is refused, naming the variable", async () => {
   assert.equal(onnxSessionOptions(penv).intraOpNumThreads, undefined);
   assert.equal(onnxSessionOptions({ ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '3' } }).intraOpNumThreads, 3);
-  const one = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '1' } });
-  const two = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_THREADS: '2' } });
+  const one = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_WORKERS: '1', EXECRETRIEVAL_ONNX_THREADS: '1' } });
+  const two = await createLocalOnnxProvider(config, { ...penv, env: { EXECRETRIEVAL_ONNX_WORKERS: '1', EXECRETRIEVAL_ONNX_THREADS: '2' } });
+  assert.equal(one.pool, null);
   try {
     const [a, b] = [await one.embed(TEXTS, 'document'), await two.embed(TEXTS, 'document')];
     a.vectors.forEach((v, i) => assert.deepEqual([...v], [...b.vectors[i]], `text ${i}`));

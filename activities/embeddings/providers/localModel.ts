@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
@@ -37,19 +38,37 @@ export function paddedWidths(tokenizer: PreTrainedTokenizer, texts: readonly str
  */
 export const IN_PROCESS_SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: '0' } } } } as const;
 
+/** A whole number at least 1 from an environment variable, undefined when unset; anything else is one line naming the variable. */
+function countFromEnv(penv: ProviderEnv, name: string, what: string): number | undefined {
+  const raw = penv.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ProviderUnavailableError('local-onnx', `${name}=${JSON.stringify(raw)}: want a whole number of ${what}, at least 1`);
+  return n;
+}
+
+/**
+ * How many sessions a local-onnx model runs, each in its own worker thread (onnxPool.ts):
+ * EXECRETRIEVAL_ONNX_WORKERS when it is set (1: one session in this thread, no workers), else one per CPU
+ * (os.availableParallelism), at most as many as a quarter of the machine's memory holds at three times the
+ * model file each (a session holds its weights plus activations; all-MiniLM-L6-v2's 90 MB file is ~200 MB of
+ * resident memory per session, mpnet's 438 MB proportionally more).
+ */
+export function onnxWorkerCount(penv: ProviderEnv, modelFile: string): number {
+  const set = countFromEnv(penv, 'EXECRETRIEVAL_ONNX_WORKERS', 'sessions');
+  if (set !== undefined) return set;
+  const byMemory = Math.floor(totalmem() / 4 / (3 * statSync(modelFile).size));
+  return Math.max(1, Math.min(availableParallelism(), byMemory));
+}
+
 /**
  * The dense encoders' session options: IN_PROCESS_SESSION_OPTIONS, on EXECRETRIEVAL_ONNX_THREADS intra-op threads
- * when it is set, else onnxruntime's own count (one per physical core). On a quiet 2-core machine two sleeping
- * threads index 1.4-1.9x faster than one for about the same CPU (bench/repo-dense-index.ts, load 1.3-2.1); on a
- * machine other processes keep busy, one thread does the same work per wall second for up to 1.6x less CPU, so
- * a shared machine sets EXECRETRIEVAL_ONNX_THREADS=1 (figures in docs/dense-indexing.md).
+ * when it is set; else one thread when there are several sessions (`workers`, onnxWorkerCount: each session is
+ * a core's worth of work already), and onnxruntime's own count (one per physical core) for a single session.
  * The thread count does not change the vectors (onnxruntime splits a matrix product by output rows and columns,
- * never along the sum; tested at 1 and 2).
+ * never along the sum; tested at 1 and 2), nor does the number of sessions (tested at 1 and 2).
  */
-export function onnxSessionOptions(penv: ProviderEnv): typeof IN_PROCESS_SESSION_OPTIONS & { intraOpNumThreads?: number } {
-  const raw = penv.env.EXECRETRIEVAL_ONNX_THREADS;
-  if (raw === undefined || raw === '') return IN_PROCESS_SESSION_OPTIONS;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new ProviderUnavailableError('local-onnx', `EXECRETRIEVAL_ONNX_THREADS=${JSON.stringify(raw)}: want a whole number of threads, at least 1`);
-  return { ...IN_PROCESS_SESSION_OPTIONS, intraOpNumThreads: n };
+export function onnxSessionOptions(penv: ProviderEnv, workers = 1): typeof IN_PROCESS_SESSION_OPTIONS & { intraOpNumThreads?: number } {
+  const n = countFromEnv(penv, 'EXECRETRIEVAL_ONNX_THREADS', 'threads') ?? (workers > 1 ? 1 : undefined);
+  return n === undefined ? IN_PROCESS_SESSION_OPTIONS : { ...IN_PROCESS_SESSION_OPTIONS, intraOpNumThreads: n };
 }

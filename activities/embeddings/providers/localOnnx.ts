@@ -1,61 +1,62 @@
-import { AutoModel, AutoTokenizer, env, mean_pooling, type PreTrainedModel, type PreTrainedTokenizer, type Tensor } from '@huggingface/transformers';
+import { join } from 'node:path';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
-import { equalWidthGroups } from '../../../core/embeddings/equalWidth.ts';
-import { requireLocalModel, fedTokens, paddedWidths, onnxSessionOptions } from './localModel.ts';
+import { equalWidthGroups, equalWidthTasks } from '../../../core/embeddings/equalWidth.ts';
+import { requireLocalModel, paddedWidths, onnxSessionOptions, onnxWorkerCount } from './localModel.ts';
+import { localModelFiles } from '../availability.ts';
 import type { EmbeddingProvider, ProviderEnv } from '../types.ts';
-import { tokenizeTruncated } from './truncation.ts';
+import { loadOnnxEncoder } from './onnxEncoder.ts';
+import { OnnxWorkerPool } from './onnxPool.ts';
 
-// Never touch the network: a missing model fails at once with a clear message instead of a hub download.
-env.allowRemoteModels = false;
+/** Positions per pool task: a few whole-width rows, so both sessions stay busy to the end of a batch (core/embeddings/equalWidth.ts). */
+const TOKENS_PER_TASK = 2048;
 
 /**
  * In-process transformer through @huggingface/transformers (tokenizer, ONNX session on onnxruntime-node,
- * pooling, normalisation), from a model folder that bootstrap installed.
+ * pooling, normalisation; onnxEncoder.ts), from a model folder that bootstrap installed. A batch runs as one
+ * pass per token width: padding costs the model as much as text, and even a length-ordered batch of index
+ * heads had 13% padded positions (core/embeddings/equalWidth.ts).
  *
- * Not the `feature-extraction` pipeline: it always truncates at the tokenizer's model_max_length (512 for
- * BERTs) with no way to pass another, while sentence-transformers truncates at the model card's
- * max_seq_length (256 for all-MiniLM-L6-v2). The three calls below are what the pipeline does, plus max_length,
- * with the truncation repaired to keep the final [SEP] as sentence-transformers does (truncation.ts).
+ * With several sessions (onnxWorkerCount: one per CPU by default, EXECRETRIEVAL_ONNX_WORKERS) the passes are
+ * cut into tasks of at most TOKENS_PER_TASK positions and spread over a pool of single-threaded sessions in
+ * worker threads (onnxPool.ts); with one, they run here, one after another. Same vectors bit for bit either way.
  */
-export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
-  const local = config.local!;
-  requireLocalModel(config, penv);
-  env.localModelPath = penv.modelRoot;
-  const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true });
-  const model: PreTrainedModel = await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true, session_options: onnxSessionOptions(penv) });
+export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider & { readonly pool: OnnxWorkerPool | null; close(): Promise<void> }> {
+  const dir = requireLocalModel(config, penv);
+  const workers = onnxWorkerCount(penv, join(dir, localModelFiles(config).find((f) => f.endsWith('.onnx'))!));
+  const sessionOptions = onnxSessionOptions(penv, workers);
   const maxLength = config.max_input_tokens ?? undefined;
-
-  /** One forward pass over texts that all have the same width (no padding). */
-  async function run(texts: string[]) {
-    const inputs = tokenizeTruncated(tokenizer, texts, maxLength);
-    const out = (await model(inputs)) as { last_hidden_state: Tensor };
-    let pooled: Tensor = out.last_hidden_state;
-    if (local.pooling === 'mean') pooled = mean_pooling(pooled, inputs.attention_mask as Tensor);
-    else if (local.pooling === 'cls') pooled = pooled.slice(null, 0);
-    if (config.normalize) pooled = pooled.normalize(2, -1);
-    const [n, dim] = pooled.dims;
-    const data = pooled.data as Float32Array;
-    return { vectors: Array.from({ length: n }, (_, i) => data.slice(i * dim, (i + 1) * dim)), tokens: fedTokens(inputs.attention_mask as Tensor) };
-  }
+  // The pool's workers each load their own session; this thread keeps a session only when it runs the passes
+  // itself, and otherwise a tokenizer alone (for the widths).
+  const pool = workers > 1 ? await OnnxWorkerPool.start({ size: workers, config, modelRoot: penv.modelRoot, sessionOptions }) : null;
+  const encoder = await loadOnnxEncoder(config, penv.modelRoot, sessionOptions, { tokenizerOnly: pool !== null });
+  const tokenizer = encoder.tokenizer;
 
   return {
-    // A batch runs as one pass per token width: padding costs the model as much as text, and even a
-    // length-ordered batch of index heads had 13% padded positions (core/embeddings/equalWidth.ts).
     async embed(texts) {
       const vectors: Float32Array[] = new Array(texts.length);
+      const widths = paddedWidths(tokenizer, texts, maxLength);
       let tokens = 0;
-      for (const group of equalWidthGroups(paddedWidths(tokenizer, texts, maxLength))) {
-        const out = await run(group.map((i) => texts[i]));
+      const place = (group: number[], out: { vectors: Float32Array[]; tokens: number }) => {
         group.forEach((i, j) => (vectors[i] = out.vectors[j]));
         tokens += out.tokens;
+      };
+      if (pool) {
+        const tasks = equalWidthTasks(widths, TOKENS_PER_TASK);
+        const outs = await Promise.all(tasks.map((group) => pool.run(group.map((i) => texts[i]))));
+        tasks.forEach((group, k) => place(group, outs[k]));
+      } else {
+        for (const group of equalWidthGroups(widths)) place(group, await encoder.encode(group.map((i) => texts[i])));
       }
       return { vectors, tokens };
     },
     countTokens(texts) {
       return paddedWidths(tokenizer, texts, maxLength);
     },
+    get pool() {
+      return pool;
+    },
     async close() {
-      await model.dispose();
+      await Promise.all([pool?.close(), encoder.dispose()]);
     },
   };
 }

@@ -38,11 +38,11 @@ test('equalWidthTasks: rows of one width, at most the budget of positions (at le
   assert.deepEqual(equalWidthTasks([4, 4, 4, 4, 8, 8], 8), [[4], [5], [0, 1], [2, 3]]);
 });
 
-test('EXECRETRIEVAL_ONNX_WORKERS: set is taken as is, unset is one per CPU within a quarter of memory at 3x the model file; a bad value is one line naming the variable', () => {
+test('EXECRETRIEVAL_ONNX_WORKERS: set is taken as is, unset is one per CPU within a quarter of memory at 256 MB + 3x the model file each; a bad value is one line naming the variable', () => {
   const file = join(modelRoot, 'all-MiniLM-L6-v2', 'onnx', 'model.onnx');
   assert.equal(onnxWorkerCount(penv({ EXECRETRIEVAL_ONNX_WORKERS: '3' }), file), 3);
   assert.equal(onnxWorkerCount(penv({ EXECRETRIEVAL_ONNX_WORKERS: '1' }), file), 1);
-  const byMemory = Math.floor(totalmem() / 4 / (3 * statSync(file).size));
+  const byMemory = Math.floor(totalmem() / 4 / (256 * 2 ** 20 + 3 * statSync(file).size));
   assert.equal(onnxWorkerCount(penv({}), file), Math.max(1, Math.min(availableParallelism(), byMemory)));
   for (const bad of ['0', 'two', '1.5', '-2']) {
     assert.throws(

@@ -47,17 +47,20 @@ function countFromEnv(penv: ProviderEnv, name: string, what: string): number | u
   return n;
 }
 
+/** Resident memory of a worker process before its model: Node, tsx and @huggingface/transformers (~250 MB measured). */
+const WORKER_BASE_BYTES = 256 * 2 ** 20;
+
 /**
- * How many sessions a local-onnx model runs, each in its own worker thread (onnxPool.ts):
- * EXECRETRIEVAL_ONNX_WORKERS when it is set (1: one session in this thread, no workers), else one per CPU
- * (os.availableParallelism), at most as many as a quarter of the machine's memory holds at three times the
- * model file each (a session holds its weights plus activations; all-MiniLM-L6-v2's 90 MB file is ~200 MB of
- * resident memory per session, mpnet's 438 MB proportionally more).
+ * How many sessions a local-onnx model runs, each in its own worker process (onnxPool.ts):
+ * EXECRETRIEVAL_ONNX_WORKERS when it is set (1: one session in this process, no workers), else one per CPU
+ * (os.availableParallelism), at most as many as a quarter of the machine's memory holds at WORKER_BASE_BYTES plus
+ * three times the model file each (weights, arena, activations). Measured after 64 texts up to 256 tokens:
+ * all-MiniLM-L6-v2 (90 MB file) 520 MB per worker, all-mpnet-base-v2 (438 MB) 1.1-1.2 GB.
  */
 export function onnxWorkerCount(penv: ProviderEnv, modelFile: string): number {
   const set = countFromEnv(penv, 'EXECRETRIEVAL_ONNX_WORKERS', 'sessions');
   if (set !== undefined) return set;
-  const byMemory = Math.floor(totalmem() / 4 / (3 * statSync(modelFile).size));
+  const byMemory = Math.floor(totalmem() / 4 / (WORKER_BASE_BYTES + 3 * statSync(modelFile).size));
   return Math.max(1, Math.min(availableParallelism(), byMemory));
 }
 

@@ -24,6 +24,11 @@ const TEXTS = Array.from({ length: 48 }, (_, i) => {
   return `export function step${k % 5}(items: number[]): number {\n  return items.reduce((a, b) => a + b * ${k % 5}, 0);\n}\n`.repeat(1 + (k % 4)) + ' step'.repeat(k % 3);
 });
 
+// Three times over: enough positions (>= 8,192) that a provider with several sessions sends the call to its pool.
+const BIG = [...TEXTS, ...TEXTS, ...TEXTS];
+
+/** Read through a function: an assertion that the pool is null would otherwise narrow the type for good. */
+const poolSize = (p: { readonly pool: { size: number } | null }) => p.pool?.size ?? 0;
 const bits = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 test('equalWidthTasks: rows of one width, at most the budget of positions (at least a row), every index once, costliest first', () => {
@@ -56,23 +61,28 @@ test('EXECRETRIEVAL_ONNX_WORKERS: set is taken as is, unset is one per CPU withi
   assert.equal(onnxSessionOptions(penv({ EXECRETRIEVAL_ONNX_THREADS: '2' }), 2).intraOpNumThreads, 2);
 });
 
-test('MiniLM on 2 and 3 worker sessions gives the in-process session\'s vectors and token count bit for bit', async () => {
+test('MiniLM on 2 and 3 worker sessions gives the in-process session\'s vectors and token count bit for bit; a small call stays in-process', async () => {
   const one = await createLocalOnnxProvider(MINILM, penv({ EXECRETRIEVAL_ONNX_WORKERS: '1' }));
-  assert.equal(one.pool, null, 'one session runs in this thread');
-  const want = await one.embed(TEXTS, 'document');
+  const want = await one.embed(BIG, 'document');
+  assert.equal(one.pool, null, 'one session runs in this process');
   await one.close();
-  const widths = new Set(one.countTokens!(TEXTS));
-  assert.ok(widths.size >= 6 && widths.has(256), `widths ${[...widths]}`);
+  const widths = one.countTokens!(BIG);
+  assert.ok(new Set(widths).size >= 6 && widths.includes(256), `widths ${[...new Set(widths)]}`);
+  assert.ok(widths.reduce((a, b) => a + b, 0) >= 8192, 'enough positions for the pool');
   for (const n of [2, 3]) {
     const p = await createLocalOnnxProvider(MINILM, penv({ EXECRETRIEVAL_ONNX_WORKERS: String(n) }));
     try {
-      assert.equal(p.pool?.size, n);
-      const got = await p.embed(TEXTS, 'document');
+      // A few texts: not worth starting workers for (POOL_MIN_POSITIONS), same vectors.
+      const small = await p.embed(BIG.slice(0, 5), 'document');
+      assert.equal(p.pool, null, `${n} sessions: a small call starts no pool`);
+      small.vectors.forEach((v, i) => assert.ok(bits(v).equals(bits(want.vectors[i])), `${n} sessions, small call: text ${i}`));
+      const got = await p.embed(BIG, 'document');
+      assert.equal(poolSize(p), n, `${n} sessions: the large call ran on the pool`);
       assert.equal(got.tokens, want.tokens, `${n} sessions: tokens`);
       got.vectors.forEach((v, i) => assert.ok(bits(v).equals(bits(want.vectors[i])), `${n} sessions: text ${i}`));
-      // Twice on the same pool, and a batch of one, as the sweep and the index call it.
-      const again = await p.embed(TEXTS.slice(0, 5), 'document');
-      again.vectors.forEach((v, i) => assert.ok(bits(v).equals(bits(want.vectors[i])), `${n} sessions, again: text ${i}`));
+      // Again on the same pool, as the sweep and the index call it.
+      const again = await p.embed(BIG.slice(3), 'document');
+      again.vectors.forEach((v, i) => assert.ok(bits(v).equals(bits(want.vectors[i + 3])), `${n} sessions, again: text ${i + 3}`));
       assert.deepEqual((await p.embed([], 'document')).vectors, []);
     } finally {
       await p.close();
@@ -82,13 +92,13 @@ test('MiniLM on 2 and 3 worker sessions gives the in-process session\'s vectors 
 
 test('mpnet and int8 MiniLM on 2 worker sessions give their in-process vectors bit for bit', async () => {
   for (const id of ['local-all-mpnet-base-v2', 'local-all-minilm-l6-v2-int8']) {
-    const texts = TEXTS.slice(0, 12);
     const one = await createLocalOnnxProvider(config(id), penv({ EXECRETRIEVAL_ONNX_WORKERS: '1' }));
-    const want = await one.embed(texts, 'document');
+    const want = await one.embed(BIG, 'document');
     await one.close();
     const two = await createLocalOnnxProvider(config(id), penv({ EXECRETRIEVAL_ONNX_WORKERS: '2' }));
     try {
-      const got = await two.embed(texts, 'document');
+      const got = await two.embed(BIG, 'document');
+      assert.equal(two.pool?.size, 2, `${id}: ran on the pool`);
       got.vectors.forEach((v, i) => assert.ok(bits(v).equals(bits(want.vectors[i])), `${id}: text ${i}`));
     } finally {
       await two.close();
@@ -99,8 +109,9 @@ test('mpnet and int8 MiniLM on 2 worker sessions give their in-process vectors b
 test('a worker process killed mid-embedding fails that embedding and every later one with one error naming the model and the worker', async () => {
   const p = await createLocalOnnxProvider(MINILM, penv({ EXECRETRIEVAL_ONNX_WORKERS: '2' }));
   try {
-    // 240 texts, most of them a full 256 tokens: tens of tasks. embed() sends each worker its first task before
-    // it first awaits, so the worker is killed with a task in flight and the rest queued.
+    await p.embed(BIG, 'document'); // starts the pool
+    // 240 texts: tens of tasks. With the pool up, embed() sends each worker its first task before it first
+    // awaits, so the worker is killed with a task in flight and the rest queued.
     const many = Array.from({ length: 5 }, () => TEXTS).flat();
     const pending = p.embed(many, 'document');
     const [first, second] = p.pool!.pids;
@@ -124,10 +135,12 @@ test('a worker that cannot load the model fails the provider with the worker\'s 
     mkdirSync(join(dir, 'onnx'), { recursive: true });
     for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(modelRoot, 'all-MiniLM-L6-v2', f), join(dir, f));
     writeFileSync(join(dir, 'onnx', 'model.onnx'), 'not an onnx graph');
-    await assert.rejects(
-      createLocalOnnxProvider(MINILM, { env: { EXECRETRIEVAL_ONNX_WORKERS: '2' }, modelRoot: root }),
-      /^Error: local-all-minilm-l6-v2: ONNX worker [12] of 2 did not load the model: Load model from .*all-MiniLM-L6-v2\/onnx\/model\.onnx failed:Protobuf parsing failed/,
-    );
+    // The tokenizer loads here; the workers load the graph at the first call large enough for them.
+    const p = await createLocalOnnxProvider(MINILM, { env: { EXECRETRIEVAL_ONNX_WORKERS: '2' }, modelRoot: root });
+    const bad = /^Error: local-all-minilm-l6-v2: ONNX worker [12] of 2 did not load the model: Load model from .*all-MiniLM-L6-v2\/onnx\/model\.onnx failed:Protobuf parsing failed/;
+    await assert.rejects(p.embed(BIG, 'document'), bad);
+    await assert.rejects(p.embed(BIG, 'document'), bad, 'and again, without starting workers anew');
+    await p.close();
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -139,14 +152,14 @@ test('a process that embeds through the pool and never closes it still exits, an
     import { loadRegistry } from './activities/embeddings/configs.ts';
     const config = loadRegistry({ root: process.cwd(), env: {} }).entries.find((e) => e.config.config_id === 'local-all-minilm-l6-v2').config;
     const p = await createLocalOnnxProvider(config, { env: { EXECRETRIEVAL_ONNX_WORKERS: '2' }, modelRoot: ${JSON.stringify(modelRoot)} });
-    const out = await p.embed(['a b', 'a longer text here'], 'document');
+    const out = await p.embed(Array.from({ length: 40 }, (_, i) => 'word '.repeat(300 + i)), 'document');
     console.log(JSON.stringify({ n: out.vectors.length, pids: p.pool.pids }));`;
   // The bound is only there to end a hang: exiting is the condition, checked through the exit status and output.
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.signal, null, `killed by the bound: it did not exit\n${r.stderr}`);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout.trim()) as { n: number; pids: number[] };
-  assert.equal(out.n, 2);
+  assert.equal(out.n, 40);
   assert.equal(out.pids.length, 2);
   // Each worker exits on its own when the parent's channel closes: wait for exactly that (each pid gone), bounded.
   for (const pid of out.pids) {

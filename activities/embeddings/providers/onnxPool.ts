@@ -79,6 +79,11 @@ export class OnnxWorkerPool {
     return new OnnxWorkerPool(opts.config.config_id, slots);
   }
 
+  /** Why the pool is spent (a worker died), or null while it works. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
   get size(): number {
     return this.slots.length;
   }

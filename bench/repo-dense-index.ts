@@ -126,10 +126,13 @@ function useWay(w: Way) {
   process.env.EXECRETRIEVAL_ONNX_WORKERS = w.workers;
   process.env.EXECRETRIEVAL_ONNX_THREADS = w.threads;
 }
-/** A fresh embedder with its model loaded and run once on texts of several widths (every session's first pass), untimed. */
+/**
+ * A fresh embedder with its model loaded, untimed: a call large enough to start the worker sessions (the provider
+ * starts them at 8,192 positions: 40 texts cut at 256 tokens), each of several widths so every session runs once.
+ */
 async function warmEmbedder(): Promise<ReturnType<typeof freshEmbedder>> {
   const x = freshEmbedder();
-  await x.embedder.embed(['warm up', 'warm up the second session', 'warm up the third session, a little longer', 'warm up the fourth session, longer still than the third'], 'document');
+  await x.embedder.embed(Array.from({ length: 40 }, (_, i) => `warm up ${i} `.repeat(100 + i)), 'document');
   return x;
 }
 

@@ -7,7 +7,7 @@ import type { EmbedderInfo } from '../../schemas/repoIndex.ts';
 export interface Embedder {
   readonly info: EmbedderInfo;
   embed(texts: string[], side: 'query' | 'document'): Promise<Float32Array[]> | Float32Array[];
-  /** Frees the model (sessions, worker threads) once nothing more will be embedded. */
+  /** Frees the model (sessions, worker processes) once nothing more will be embedded. */
   close?(): Promise<void>;
 }
 

@@ -59,7 +59,7 @@ export async function createLocalOnnxProvider(config: EmbeddingConfig, penv: Pro
         const outs = await Promise.all(tasks.map((group) => p.run(group.map((i) => texts[i]))));
         tasks.forEach((group, k) => place(group, outs[k]));
       } else {
-        const encoder = await (here ??= loadOnnxEncoder(config, penv.modelRoot, onnxSessionOptions(penv, 1)));
+        const encoder = await (here ??= loadOnnxEncoder(config, penv.modelRoot, onnxSessionOptions(penv, 1), { tokenizer }));
         for (const group of equalWidthGroups(widths)) place(group, await encoder.encode(group.map((i) => texts[i])));
       }
       return { vectors, tokens };

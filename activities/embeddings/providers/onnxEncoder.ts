@@ -22,12 +22,14 @@ export interface OnnxEncoder {
  * BERTs) with no way to pass another, while sentence-transformers truncates at the model card's
  * max_seq_length (256 for all-MiniLM-L6-v2). The calls below are what the pipeline does, plus max_length,
  * with the truncation repaired to keep the final [SEP] as sentence-transformers does (truncation.ts).
+ *
+ * `tokenizerOnly`: no session (encode then throws), for a process that only counts tokens while a pool runs the
+ * model. `tokenizer`: one already loaded from the same folder, so a process that has one does not parse it again.
  */
-/** `tokenizerOnly`: no session (encode then throws): for a thread that only counts tokens while a pool runs the model. */
-export async function loadOnnxEncoder(config: EmbeddingConfig, modelRoot: string, sessionOptions: object, opts: { tokenizerOnly?: boolean } = {}): Promise<OnnxEncoder> {
+export async function loadOnnxEncoder(config: EmbeddingConfig, modelRoot: string, sessionOptions: object, opts: { tokenizerOnly?: boolean; tokenizer?: PreTrainedTokenizer } = {}): Promise<OnnxEncoder> {
   const local = config.local!;
   env.localModelPath = modelRoot;
-  const tokenizer: PreTrainedTokenizer = await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true });
+  const tokenizer: PreTrainedTokenizer = opts.tokenizer ?? (await AutoTokenizer.from_pretrained(local.model_dir, { local_files_only: true }));
   const model: PreTrainedModel | null = opts.tokenizerOnly ? null : await AutoModel.from_pretrained(local.model_dir, { dtype: local.dtype, local_files_only: true, session_options: sessionOptions });
   const maxLength = config.max_input_tokens ?? undefined;
   return {

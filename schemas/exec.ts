@@ -73,6 +73,11 @@ export interface ExecRequest {
    * under a shorter limit may answer (activities/exec/cache.ts says when that is sound).
    */
   timeout_fails?: boolean;
+  /**
+   * Who pays if this runs (a pipeline run's directory): recorded with the verdict, in the same transaction, as
+   * one row of the cache's payments table (activities/exec/cache.ts). Not part of any key.
+   */
+  paid_by?: string;
 }
 
 export function isBareFailure(outcome: TestOutcome): boolean {

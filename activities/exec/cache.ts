@@ -62,6 +62,7 @@ export class ExecCache {
   private readonly db: Database.Database;
   private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number }>;
   private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number, number | null]>;
+  private readonly payStmt: Database.Statement<[string, string, number]>;
 
   constructor(
     readonly path: string,
@@ -85,6 +86,17 @@ export class ExecCache {
     // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
     const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
+    // One row per execution a payer (ExecRequest.paid_by) ran, written in the verdict's own transaction: a
+    // process killed at any instant has either stored the verdict and its payment, or neither. A log line
+    // written after the verdict missed the execution when a SIGKILL fell between the two.
+    this.db.exec(`CREATE TABLE IF NOT EXISTS exec_payments (
+      key TEXT NOT NULL,
+      paid_by TEXT NOT NULL,
+      pid INTEGER NOT NULL,
+      at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    CREATE INDEX IF NOT EXISTS exec_payments_payer ON exec_payments (paid_by)`);
+    this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
     // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
     // class comment): one answer for one state.
     this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out FROM exec_runs
@@ -109,10 +121,22 @@ export class ExecCache {
     return undefined;
   }
 
-  put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun): void {
+  /** Stores a run; with `paidBy` (the run just executed for that payer) also its payment, in one transaction. */
+  put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun, paidBy?: string): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
     const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    this.guard(() => this.putStmt.run(execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null));
+    const key = execRunKey(contentKey, timeoutS);
+    this.guard(() =>
+      this.db.transaction(() => {
+        this.putStmt.run(key, contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null);
+        if (paidBy !== undefined) this.payStmt.run(key, paidBy, process.pid);
+      })(),
+    );
+  }
+
+  /** The executions `paidBy` paid for, in the order they were stored: the run key (execRunKey) and the process that ran it. */
+  payments(paidBy: string): { key: string; pid: number }[] {
+    return this.db.prepare('SELECT key, pid FROM exec_payments WHERE paid_by = ? ORDER BY rowid').all(paidBy) as { key: string; pid: number }[];
   }
 
   /** SQLite's damage codes (a page overwritten after open) as DamagedCacheError; anything else is rethrown. */

@@ -44,7 +44,7 @@ class CachedOracle implements Oracle {
     const key = execRunKey(content, timeoutS);
     const running = this.inflight.get(key);
     if (running) return running;
-    const p = this.execute(content, req.code, req.suite, timeoutS).finally(() => this.inflight.delete(key));
+    const p = this.execute(content, req.code, req.suite, timeoutS, req.paid_by).finally(() => this.inflight.delete(key));
     this.inflight.set(key, p);
     return p;
   }
@@ -79,7 +79,7 @@ class CachedOracle implements Oracle {
    * server, a scratch directory that would not go), runs it once more. A second infrastructure failure is
    * returned with `infra_error` set and is never cached.
    */
-  private async execute(content: string, code: string, suite: TestSuite, timeoutS: number): Promise<ExecResult> {
+  private async execute(content: string, code: string, suite: TestSuite, timeoutS: number, paidBy: string | undefined): Promise<ExecResult> {
     const n = suiteSources(suite).length;
     let raw = await this.pool.run(code, suite, n, timeoutS);
     if (raw.infraError) raw = await this.pool.run(code, suite, n, timeoutS);
@@ -90,7 +90,7 @@ class CachedOracle implements Oracle {
       return result;
     }
     try {
-      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms });
+      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms }, paidBy);
     } catch (err) {
       if (err instanceof DamagedCacheError) return cacheFault(err);
       throw err;

@@ -8,7 +8,6 @@
  * default queue: pipelineBuildState, pipelineScoreAttempt (ranking, scoring, statistics, report), pipelineReport, pipelineRecord
  */
 import { resolve, join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { benchmarkCompleteness } from '../benchmark/complete.ts';
 import { buildBenchmark, rejectionsByStage } from '../benchmark/build.ts';
@@ -21,7 +20,7 @@ import { scoringDir } from '../scoring/scoringFiles.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
 import { attemptWithDeferredExec } from './deferredExec.ts';
-import { hashFiles, logExecutions, readPending, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
+import { hashFiles, readPending, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
 
 /** Which earlier attempt this one continues: the hash of the misses it handed back, which the exec queue has since run. */
 export interface AttemptAfter {
@@ -130,16 +129,10 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
       return asActivity(async () => {
         const reqs = readPending(input.file, input.start, input.end);
         const oracle = faultStrict(await deps.oracle());
-        // Each execution is logged as its verdict is cached (the same run of microtasks as the cache write), not
-        // when the batch ends: a process that exits mid-batch has logged every execution it paid for.
-        let run = 0;
-        await Promise.all(
-          reqs.map(async (r) => {
-            if ((await oracle.run(r)).cached) return;
-            run++;
-            logExecutions(input.runDir, [createHash('sha256').update(JSON.stringify([r.code, r.suite, r.timeout_s])).digest('hex')]);
-          }),
-        );
+        // The run pays: each execution is recorded with its verdict, in one transaction (the cache's payments),
+        // so a process that dies at any point mid-batch has recorded exactly the executions whose verdicts it stored.
+        const results = await Promise.all(reqs.map((r) => oracle.run({ ...r, paid_by: input.runDir })));
+        const run = results.filter((r) => !r.cached).length;
         return { run, cached: reqs.length - run };
       });
     },

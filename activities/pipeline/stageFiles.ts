@@ -2,16 +2,14 @@
  * Files the pipeline keeps under runs/<id>/ besides the stages' own outputs:
  *   manifest.json                      the run manifest: settings, and per stage its outputs (paths, content hashes, counts)
  *   pipeline/pending/<stage>-<h>.json  the executions one attempt of a stage asked for (run in batches on the exec queue)
- *   pipeline/executions.log            one line per execution a batch ran (not served from the cache): content hash, pid
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { pendingHash, type PendingExec } from './deferredExec.ts';
 
 export const runManifestPath = (runDir: string) => join(runDir, 'manifest.json');
-export const executionsLogPath = (runDir: string) => join(runDir, 'pipeline', 'executions.log');
 
 export const sha256File = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -40,10 +38,3 @@ export function readPending(file: string, start: number, end: number): PendingEx
   return all.slice(start, end);
 }
 
-/** One line per execution actually run (O_APPEND writes of one short line do not interleave between processes). */
-export function logExecutions(runDir: string, keys: readonly string[]): void {
-  if (!keys.length) return;
-  const log = executionsLogPath(runDir);
-  mkdirSync(dirname(log), { recursive: true });
-  appendFileSync(log, keys.map((k) => `${k}\t${process.pid}\n`).join(''));
-}

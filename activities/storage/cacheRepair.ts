@@ -3,7 +3,8 @@
  * `integrity_check` and reads every row back through the same validity test the cache applies on lookup. Repair
  * copies every row it can still read and that passes that test into a fresh file, then swaps it in; rows on
  * damaged pages are dropped (they are recomputed, or re-embedded, on the next run). The damaged file is kept
- * beside it as `<file>.damaged`. Run either while nothing else has the cache open.
+ * beside it as `<file>.damaged` (with the execution cache's payments, the pipeline's audit: a repaired file
+ * starts without them). Run either while nothing else has the cache open.
  */
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';

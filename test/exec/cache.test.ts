@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle } from '../../activities/exec/oracle.ts';
 import { ExecCache, execContentKey, execRunKey } from '../../activities/exec/cache.ts';
+import Database from 'better-sqlite3';
 import { readParquet } from '../../activities/storage/parquet.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
 
@@ -225,6 +226,28 @@ test('the child\'s CPU time is stored and read back (a warm rebuild derives the 
     } finally {
       await oracle.close();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a payment is stored in its verdict\'s transaction: when it cannot be written, the verdict is not stored either', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
+  try {
+    const path = join(dir, 'c.sqlite');
+    const cache = new ExecCache(path);
+    const run = { outcomes: ['pass', 'pass'], wall_ms: 3, cpu_ms: 2 };
+    cache.put('content-a', 5, 'v1', run, 'runs/a');
+    cache.put('content-b', 5, 'v1', run);
+    assert.deepEqual(cache.payments('runs/a'), [{ key: execRunKey('content-a', 5), pid: process.pid }], 'a put without a payer pays nothing');
+    // The payment's insert fails (a trigger standing in for a process that dies between the two writes).
+    const raw = new Database(path);
+    raw.exec(`CREATE TRIGGER no_pay BEFORE INSERT ON exec_payments BEGIN SELECT RAISE(ABORT, 'payment refused'); END`);
+    raw.close();
+    assert.throws(() => cache.put('content-c', 5, 'v1', run, 'runs/a'), /payment refused/);
+    assert.equal(cache.get('content-c', 5), undefined, 'no verdict without its payment');
+    assert.equal(cache.payments('runs/a').length, 1);
+    cache.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

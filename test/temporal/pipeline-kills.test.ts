@@ -2,7 +2,7 @@
  * `execretrieval run` killed three ways, each in a different stage, then rerun: the CLI (in build), the dev server
  * (in embed, a provider request in flight), a worker (in rank, the first scoring attempt). The rerun of the same
  * command attaches to the same workflow and finishes with a summary.json byte-identical to an uninterrupted run's;
- * no execution and no embedding was repeated (the exec batches' log, the fake provider's record). Then the
+ * no execution and no embedding was repeated (the exec cache's payments, the fake provider's record). Then the
  * user's own path: the CLI's own dev server SIGKILLed mid-run is one line with the rerun command, exit 5, and the
  * rerun finishes the run.
  */
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { executionsLog, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource, type CliChild } from './pipelineSupport.ts';
+import { assertEachPendingPaidOnce, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource, type CliChild } from './pipelineSupport.ts';
 
 let tmp: string;
 let src: string;
@@ -28,9 +28,10 @@ before(async () => {
   const fake = await startFakeEmbeddingServer(FAKE_DIMS);
   try {
     const runDir = join(tmp, 'ref', 'run');
-    const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, 'ref', 'state')), EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
+    const state = freshState(join(tmp, 'ref', 'state'));
+    const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
     assert.equal((await cli.done).code, 0, cli.stderr());
-    reference = { summary: readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), executions: executionsLog(runDir).lines, texts: [...textsEmbedded(fake).keys()].sort() };
+    reference = { summary: readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), executions: assertEachPendingPaidOnce(state, runDir).count, texts: [...textsEmbedded(fake).keys()].sort() };
   } finally {
     await fake.close();
   }
@@ -48,11 +49,9 @@ after(async () => {
   await fake?.close();
 });
 
-function assertSameRun(runDir: string, texts: Map<string, number>): void {
+function assertSameRun(state: string, runDir: string, texts: Map<string, number>): void {
   assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
-  const log = executionsLog(runDir);
-  assert.deepEqual([...log.keys].filter(([, n]) => n > 1), [], 'no execution ran twice');
-  assert.equal(log.lines, reference.executions, 'as many executions as the uninterrupted run');
+  assert.equal(assertEachPendingPaidOnce(state, runDir).count, reference.executions, 'as many executions as the uninterrupted run');
   assert.deepEqual([...texts].filter(([, n]) => n > 1), [], 'no text embedded twice');
   assert.deepEqual([...texts.keys()].sort(), reference.texts);
 }
@@ -94,7 +93,7 @@ test('SIGKILL the CLI in build, the dev server in embed, a worker in rank; the r
     for (const c of children) c.child.kill('SIGKILL');
     worker.kill('SIGKILL');
   }
-  assertSameRun(runDir, textsEmbedded(fake));
+  assertSameRun(state, runDir, textsEmbedded(fake));
 });
 
 test("the CLI's own dev server SIGKILLed mid-run: one line with the rerun command, exit 5; the rerun finishes the same run", async () => {
@@ -123,7 +122,7 @@ test("the CLI's own dev server SIGKILLed mid-run: one line with the rerun comman
     const again = await c2.done;
     assert.equal(again.code, 0, c2.stderr());
     assert.match(c2.stderr(), /continuing the run already in flight/);
-    assertSameRun(runDir, textsEmbedded(own));
+    assertSameRun(state, runDir, textsEmbedded(own));
   } finally {
     await own.close();
   }

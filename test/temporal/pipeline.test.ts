@@ -2,8 +2,8 @@
  * `execretrieval run` as one workflow, spread over workers: two worker processes (workers/all.ts) on the same
  * queues against one dev server; the one that runs the first build execution is SIGKILLed then. The run completes with a
  * summary.json byte-identical to an uninterrupted in-process run's, and nothing was executed or embedded twice:
- * counted from the exec batches' log (one line per execution actually run) and the fake provider's own record of
- * the texts it was asked to embed.
+ * counted from the exec cache's payments (one row per execution run, stored with its verdict) against the run's
+ * pending requests, and from the fake provider's own record of the texts it was asked to embed.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { executionsLog, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
+import { assertEachPendingPaidOnce, executionsPaid, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
 
 let tmp: string;
 let src: string;
@@ -28,13 +28,14 @@ before(async () => {
   const fake = await startFakeEmbeddingServer(FAKE_DIMS);
   try {
     const runDir = join(tmp, 'ref', 'run');
-    const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, 'ref', 'state')), EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
+    const state = freshState(join(tmp, 'ref', 'state'));
+    const cli = startCli(runArgs(runDir), { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_BASE_URL: fake.baseUrls.openai });
     const end = await cli.done;
     assert.equal(end.code, 0, cli.stderr());
     const manifest = JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8'));
     assert.deepEqual(Object.keys(manifest.stages), ['build', 'embed', 'score']);
     assert.ok(manifest.stages.build.rounds >= 2, 'the build handed its executions to the exec queue at least once');
-    reference = { summary: readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), executions: executionsLog(runDir).lines, texts: textsEmbedded(fake) };
+    reference = { summary: readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), executions: assertEachPendingPaidOnce(state, runDir).count, texts: textsEmbedded(fake) };
     assert.ok(reference.executions > 0 && reference.texts.size > 0);
   } finally {
     await fake.close();
@@ -65,8 +66,8 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
     // come. Which worker the server hands a batch to is its choice (one worker may take every build batch).
     let first: typeof w1 | undefined;
     await waitFor('a worker running build executions', () => {
-      const pids = executionsLog(runDir).pids;
-      first = [w1, w2].find((w) => pids.has(String(w.pid)));
+      const pids = executionsPaid(state, runDir).pids;
+      first = [w1, w2].find((w) => pids.has(w.pid!));
       return first !== undefined;
     });
     first!.kill('SIGKILL');
@@ -79,10 +80,8 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
     cli.child.kill('SIGKILL');
     w2.kill('SIGKILL');
   }
-  const log = executionsLog(runDir);
   assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
-  assert.deepEqual([...log.keys].filter(([, n]) => n > 1), [], 'no execution ran twice');
-  assert.equal(log.lines, reference.executions, 'as many executions as the uninterrupted run');
+  assert.equal(assertEachPendingPaidOnce(state, runDir).count, reference.executions, 'as many executions as the uninterrupted run');
   const texts = textsEmbedded(fake);
   assert.deepEqual([...texts].filter(([, n]) => n > 1), [], 'no text embedded twice');
   assert.deepEqual([...texts.keys()].sort(), [...reference.texts.keys()].sort());

@@ -1,11 +1,16 @@
 /**
  * What the pipeline kill tests share: a small source (a handful of curated tasks), a state directory of their
  * own (fresh caches, the bootstrapped local models linked in), the CLI as a child process, and the counts the
- * assertions use — executions from runs/<id>/pipeline/executions.log, texts from the fake provider's requests.
+ * assertions use — executions from the exec cache's payments (stored with each verdict), texts from the fake
+ * provider's requests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import { ExecCache, execContentKey, execRunKey } from '../../activities/exec/cache.ts';
+import { runnerVersion } from '../../activities/exec/pool.ts';
+import type { PendingExec } from '../../activities/pipeline/deferredExec.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
 import type { FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 
@@ -58,20 +63,62 @@ export async function waitFor(what: string, cond: () => boolean, ms = 240_000): 
   }
 }
 
-/** Executions the exec batches ran (not served from the cache): content key -> how many times, and by which pids. */
-export function executionsLog(runDir: string): { lines: number; keys: Map<string, number>; pids: Set<string> } {
-  const file = join(runDir, 'pipeline', 'executions.log');
-  const keys = new Map<string, number>();
-  const pids = new Set<string>();
-  let lines = 0;
-  if (!existsSync(file)) return { lines, keys, pids };
-  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-    const [key, pid] = line.split('\t');
-    keys.set(key, (keys.get(key) ?? 0) + 1);
-    pids.add(pid);
-    lines++;
+export interface Paid {
+  /** Executions paid for: run key (execRunKey) -> how many times, and by which pids. */
+  keys: Map<string, number>;
+  count: number;
+  pids: Set<number>;
+}
+
+/** What the run's exec batches paid for: the payments the exec cache of `stateDir` stored with each verdict. */
+export function executionsPaid(stateDir: string, runDir: string): Paid {
+  const paid: Paid = { keys: new Map(), count: 0, pids: new Set() };
+  const file = join(stateDir, 'exec-cache.sqlite');
+  if (!existsSync(file)) return paid;
+  const cache = new ExecCache(file, { check: false });
+  try {
+    for (const { key, pid } of cache.payments(resolve(runDir))) {
+      paid.keys.set(key, (paid.keys.get(key) ?? 0) + 1);
+      paid.pids.add(pid);
+      paid.count++;
+    }
+  } finally {
+    cache.close();
   }
-  return { lines, keys, pids };
+  return paid;
+}
+
+/** Every request the run's stages handed to the exec queue (its pending files), by run key: what its batches had to run. */
+export function pendingRequests(runDir: string): Map<string, string> {
+  const dir = join(runDir, 'pipeline', 'pending');
+  const version = runnerVersion();
+  const found = new Map<string, string>();
+  for (const f of existsSync(dir) ? readdirSync(dir).sort() : []) {
+    for (const r of JSON.parse(readFileSync(join(dir, f), 'utf8')) as PendingExec[]) {
+      const key = execRunKey(execContentKey(version, r.code, r.suite), r.timeout_s);
+      if (!found.has(key)) found.set(key, `${f}, timeout ${r.timeout_s} s: ${r.code.split('\n').find((l) => l.trim())?.slice(0, 60)}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The run's batches ran every request its stages handed them once each, and nothing else: pending and paid
+ * compared key by key, the difference described (which pending file, which limit, which code).
+ */
+export function assertEachPendingPaidOnce(stateDir: string, runDir: string): Paid {
+  const paid = executionsPaid(stateDir, runDir);
+  const pending = pendingRequests(runDir);
+  assert.deepEqual(
+    {
+      twice: [...paid.keys].filter(([, n]) => n > 1).map(([k]) => pending.get(k) ?? k),
+      unpaid: [...pending].filter(([k]) => !paid.keys.has(k)).map(([, d]) => d),
+      unrequested: [...paid.keys.keys()].filter((k) => !pending.has(k)),
+    },
+    { twice: [], unpaid: [], unrequested: [] },
+    'every pending request executed exactly once',
+  );
+  return paid;
 }
 
 export function pendingFiles(runDir: string, stage: string): string[] {

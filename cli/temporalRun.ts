@@ -51,8 +51,6 @@ function exitWhenServerLost(session: Awaited<ReturnType<typeof openTemporal>>, r
 export const temporalLogFile = (runDir: string): string => join(runDir, 'logs', 'temporal.log');
 
 export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
-  // The SDK's native runtime serves workers only; installed without one, it keeps the process from exiting.
-  if (o.worker) quietRuntime(o.logLevel, o.logFile);
   const session = await openTemporal({ ui: o.ui });
   exitWhenServerLost(session, o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`);
   const queues = taskQueues(o.queuePrefix);
@@ -68,6 +66,9 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   process.once('SIGINT', onSignal);
   try {
     if (o.worker) {
+      // The SDK's native runtime serves workers only: installed without one (a server that never came up), it
+      // keeps the process from exiting after the error line. A native connection that fails shuts it down again.
+      quietRuntime(o.logLevel, o.logFile);
       native = await NativeConnection.connect({ address: session.address });
       workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
     }

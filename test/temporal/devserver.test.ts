@@ -101,8 +101,10 @@ test('a dev server left running by a SIGKILLed process is stopped by the next st
 });
 
 test('a port taken between picking it and the server binding it: the start is tried again on fresh ports; a port given by the caller is not', async () => {
-  // The race itself, made certain: the first port handed out is held by a listener of ours.
-  const holder = createServer();
+  // The race itself, made certain: the first port handed out is held by a listener of ours. It resets each
+  // connection at once: a readiness attempt that reached a listener that accepts and never answers left a grpc-js
+  // socket open that kept this file's process alive after its last test (CI hung so).
+  const holder = createServer((sock) => sock.destroy());
   await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
   const taken = (holder.address() as AddressInfo).port;
   try {

@@ -58,11 +58,16 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * reads back as something other than a list of outcomes, throws DamagedCacheError (file + repair command), which
  * the oracle returns as an `infra_error` result rather than a verdict.
  */
+/** An exec_runs row as put inserts it: key, content key, timeout, runner version, outcomes, n_pass, timed_out, wall_ms, cpu_ms. */
+type RunRow = [string, string, number, string, string, number, number, number, number | null];
+
 export class ExecCache {
   private readonly db: Database.Database;
   private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number }>;
-  private readonly putStmt: Database.Statement<[string, string, number, string, string, number, number, number, number | null]>;
+  private readonly putStmt: Database.Statement<RunRow>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
+  /** The verdict and, with a payer, its payment: one transaction, built once (put runs once per execution). */
+  private readonly putPaid: (row: RunRow, paidBy: string) => void;
 
   constructor(
     readonly path: string,
@@ -97,6 +102,10 @@ export class ExecCache {
     );
     CREATE INDEX IF NOT EXISTS exec_payments_payer ON exec_payments (paid_by)`);
     this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
+    this.putPaid = this.db.transaction((row: RunRow, paidBy: string) => {
+      this.putStmt.run(...row);
+      this.payStmt.run(row[0], paidBy, process.pid);
+    });
     // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
     // class comment): one answer for one state.
     this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out FROM exec_runs
@@ -125,13 +134,9 @@ export class ExecCache {
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun, paidBy?: string): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
     const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    const key = execRunKey(contentKey, timeoutS);
-    this.guard(() =>
-      this.db.transaction(() => {
-        this.putStmt.run(key, contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null);
-        if (paidBy !== undefined) this.payStmt.run(key, paidBy, process.pid);
-      })(),
-    );
+    const row: RunRow = [execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null];
+    // Without a payer a single INSERT is its own transaction.
+    this.guard(() => (paidBy === undefined ? this.putStmt.run(...row) : this.putPaid(row, paidBy)));
   }
 
   /** The executions `paidBy` paid for, in the order they were stored: the run key (execRunKey) and the process that ran it. */

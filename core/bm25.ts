@@ -1,3 +1,4 @@
+import { idOrderOf } from './ranking/topk.ts';
 import { tokenizeCode } from './tokenize.ts';
 
 /**
@@ -12,13 +13,17 @@ import { tokenizeCode } from './tokenize.ts';
  * repeated in the query adds its contribution again), as in rank_bm25 and a Lucene query of repeated terms.
  * Defaults k1 = 1.5, b = 0.75 as in the paper's BM25 baseline.
  *
- * `search` ranks every document (zero scores included, so a top-k is always k long when N ≥ k); ties break
- * by id ascending, so rankings are deterministic.
+ * `search` ranks every document (zero scores included, so a top-k is always k long when N ≥ k); exact ties
+ * break in the project's keyed tie order (core/ranking/topk.ts `idOrderOf`, SHA-256 of `tieKey` and the id),
+ * the same order the scorer's rankings use: deterministic for a key, and blind to what an id says (id
+ * ascending would hand every tie to `<q>_canonical` over `<q>_d1`).
  */
 export interface Bm25Options {
   k1?: number;
   b?: number;
   tokenize?: (text: string) => string[];
+  /** Key of the tie order (core/ranking/tieKey.ts); default DEFAULT_TIE_KEY. */
+  tieKey?: string;
 }
 
 export interface Bm25Hit {
@@ -82,10 +87,14 @@ export function buildBm25Index(docs: readonly { id: string; text: string }[], op
     return scores;
   }
 
+  // Computed on the first search only: scoring (scoreAll) never needs it.
+  let tieOrder: Int32Array | undefined;
   function search(query: string, topK: number): Bm25Hit[] {
     const scores = scoreAll(query);
+    tieOrder ??= idOrderOf(ids, opts.tieKey);
+    const ties = tieOrder;
     const order = Array.from({ length: n }, (_, i) => i);
-    order.sort((a, c) => scores[c] - scores[a] || (ids[a] < ids[c] ? -1 : ids[a] > ids[c] ? 1 : 0));
+    order.sort((a, c) => scores[c] - scores[a] || ties[a] - ties[c]);
     return order.slice(0, Math.max(0, topK)).map((i) => ({ id: ids[i], score: scores[i] }));
   }
 

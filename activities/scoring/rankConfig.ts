@@ -1,5 +1,6 @@
 import { rankBm25, rankDense, rankSparse, RANK_DEPTH, type QueryRanking, type RankQuery } from '../../core/ranking/rank.ts';
 import type { DenseMatrix } from '../../core/ranking/cosine.ts';
+import { DEFAULT_TIE_KEY } from '../../core/ranking/tieKey.ts';
 import { readMatrix } from '../embeddings/matrix.ts';
 import type { LoadedBenchmark } from './benchmark.ts';
 import type { ConfigSource } from './configs.ts';
@@ -30,15 +31,15 @@ export function alignRows(path: string, ids: readonly string[]): DenseMatrix & {
 }
 
 /** Ranks every benchmark query for one configuration (top RANK_DEPTH + exact own-item ranks). */
-export function rankConfig(bench: LoadedBenchmark, source: ConfigSource, depth = RANK_DEPTH): QueryRanking[] {
+export function rankConfig(bench: LoadedBenchmark, source: ConfigSource, depth = RANK_DEPTH, tieKey = DEFAULT_TIE_KEY): QueryRanking[] {
   const queries = rankQueries(bench);
   if (source.kind === 'bm25') {
-    return rankBm25(queries, bench.corpus.map((c) => ({ id: c.corpus_id, text: c.code })), depth, { k1: source.k1, b: source.b });
+    return rankBm25(queries, bench.corpus.map((c) => ({ id: c.corpus_id, text: c.code })), depth, { k1: source.k1, b: source.b, tieKey });
   }
   const Q = alignRows(source.queries, bench.queries.map((q) => q.query_id));
   const C = alignRows(source.corpus, bench.corpus.map((c) => c.corpus_id));
   // The matrices say how they score (the configuration's `similarity`, written by the sweep): SPLADE's packed
   // (term, weight) rows by sparse dot product, everything else by cosine.
   const rank = C.metadata.similarity === 'sparse-dot' ? rankSparse : rankDense;
-  return rank(queries, Q, C, bench.corpus.map((c) => c.corpus_id), depth);
+  return rank(queries, Q, C, bench.corpus.map((c) => c.corpus_id), depth, tieKey);
 }

@@ -1,5 +1,6 @@
 import { Table } from 'apache-arrow';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
+import { tieRuleText } from '../../core/ranking/tieKey.ts';
 import { float64Column, int32Column, readParquet, utf8Column, writeParquet } from '../storage/parquet.ts';
 
 export interface RankingRow {
@@ -17,14 +18,14 @@ export function rankingRows(rankings: readonly QueryRanking[], corpusIds: readon
 }
 
 /** `runs/<id>/rankings/<config_id>.parquet`: one row per (query, rank) of the stored top-k. */
-export function writeRankingsParquet(path: string, configId: string, rows: readonly RankingRow[]): void {
+export function writeRankingsParquet(path: string, configId: string, rows: readonly RankingRow[], tieKey: string): void {
   const table = new Table({
     query_id: utf8Column(rows.map((r) => r.query_id)),
     rank: int32Column(rows.map((r) => r.rank)),
     corpus_id: utf8Column(rows.map((r) => r.corpus_id)),
     score: float64Column(rows.map((r) => r.score)),
   });
-  writeParquet(path, table, { config_id: configId, tie_break: 'score desc, then 32-bit FNV-1a of corpus_id (UTF-16 code units) asc, then corpus_id asc' });
+  writeParquet(path, table, { config_id: configId, tie_key: tieKey, tie_break: tieRuleText(tieKey) });
 }
 
 export function readRankingsParquet(path: string): RankingRow[] {

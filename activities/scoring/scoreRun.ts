@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { executionDepth, scoreQuery } from '../../core/metrics/score_query.ts';
 import { RANK_DEPTH } from '../../core/ranking/rank.ts';
+import { tieKeyOfSeed, tieRuleText } from '../../core/ranking/tieKey.ts';
 import { manifestLayers, type Oracle } from '../exec/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
@@ -27,6 +28,8 @@ export interface ScoreOptions extends Partial<ReportOptions> {
   onExecProgress?: (done: number, total: number) => void;
   /** Execute the pairs the not_defined rule would judge without running (the benchmark's baseline). */
   runNotDefined?: boolean;
+  /** Key of the ranking tie order (core/ranking/tieKey.ts); default: the run seed as text. */
+  tieKey?: string;
 }
 
 export interface ScoringManifest {
@@ -43,6 +46,12 @@ export interface ScoringManifest {
   bootstrap: { replicates: number; seed: number; alpha: number };
   /** The sandbox's isolation layers in force for this run's executions (manifestLayers), null when the oracle reports none. */
   sandbox_layers: Record<string, boolean | number | string> | null;
+  /**
+   * How the rankings broke exact score ties: the key of the keyed hash (core/ranking/tieKey.ts) and the rule in
+   * words. With the key anyone can rebuild the order; another key is another equally blind order. Absent in
+   * runs scored before issue 28 (their rankings used 32-bit FNV-1a of the id).
+   */
+  tie_break?: { key: string; rule: string };
 }
 
 /**
@@ -60,6 +69,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
   for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);
   const corpusIds = bench.corpus.map((c) => c.corpus_id);
+  const tieKey = opts.tieKey ?? tieKeyOfSeed(opts.seed ?? DEFAULT_SEED);
   // The not_defined facts are a Python child that needs only the benchmark: started now, it runs on the other
   // core while this thread ranks (execute.ts benchmarkNameFacts). Awaited by executeTopK; a failure surfaces there.
   const nameFacts = opts.runNotDefined ? undefined : benchmarkNameFacts(bench);
@@ -75,10 +85,10 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     // Between configurations (and below, between scoring steps): heartbeats and I/O get their turn (yieldToLoop.ts).
     await yieldToLoop();
     try {
-      const rankings = rankConfig(bench, source);
+      const rankings = rankConfig(bench, source, RANK_DEPTH, tieKey);
       const file = join(opts.runDir, 'rankings', `${source.config_id}.parquet`);
       const rows = rankingRows(rankings, corpusIds);
-      writeRankingsParquet(file, source.config_id, rows);
+      writeRankingsParquet(file, source.config_id, rows, tieKey);
       rankingFiles.set(file, rows);
       ranked.push({ config_id: source.config_id, rankings });
       log(`ranked ${source.config_id}`);
@@ -136,6 +146,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     executions: { pairs: exec.pairs, cached: exec.cached, not_defined: exec.not_defined, oracle_errors: [] },
     bootstrap,
     sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
+    tie_break: { key: tieKey, rule: tieRuleText(tieKey) },
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();

@@ -95,7 +95,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
       all: 'paired bootstrap difference A − B with percentile interval',
     },
     ties: {
-      rule: 'rankings break exact score ties by 32-bit FNV-1a of corpus_id (core/ranking/topk.ts); _ta metrics average over every order of each tied group',
+      // Runs scored before issue 28 have no tie_break in their manifest: their rankings used 32-bit FNV-1a.
+      rule: `rankings break exact score ties by ${manifest.tie_break ? `a keyed hash: ${manifest.tie_break.rule}` : '32-bit FNV-1a of corpus_id (scored before the keyed order)'} (core/ranking/topk.ts); _ta metrics average over every order of each tied group`,
+      key: manifest.tie_break?.key ?? null,
       // Queries whose tied group at rank 10 reaches the end of the stored top list (its unseen members are not in the _ta values).
       truncated_groups: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.filter((q) => q.ties?.truncated).length])),
     },

@@ -2,6 +2,7 @@ import { buildBm25Index } from '../bm25.ts';
 import { rankInScores } from '../metrics/canonical_rank.ts';
 import { cosineRows, type DenseMatrix } from './cosine.ts';
 import { sparseDotRows } from './sparse.ts';
+import { DEFAULT_TIE_KEY } from './tieKey.ts';
 import { idOrderOf, topK } from './topk.ts';
 
 /** Depth of the rankings we store (the paper's top-100). */
@@ -64,8 +65,9 @@ export function rankDense(
   corpusMatrix: DenseMatrix,
   corpusIds: readonly string[],
   depth = RANK_DEPTH,
+  tieKey = DEFAULT_TIE_KEY,
 ): QueryRanking[] {
-  return rankByRows('rankDense', cosineRows, queries, queryMatrix, corpusMatrix, corpusIds, depth);
+  return rankByRows('rankDense', cosineRows, queries, queryMatrix, corpusMatrix, corpusIds, depth, tieKey);
 }
 
 /** Learned-sparse retriever (SPLADE): dot product of packed (term, weight) rows (core/ranking/sparse.ts). */
@@ -75,8 +77,9 @@ export function rankSparse(
   corpusMatrix: DenseMatrix,
   corpusIds: readonly string[],
   depth = RANK_DEPTH,
+  tieKey = DEFAULT_TIE_KEY,
 ): QueryRanking[] {
-  return rankByRows('rankSparse', sparseDotRows, queries, queryMatrix, corpusMatrix, corpusIds, depth);
+  return rankByRows('rankSparse', sparseDotRows, queries, queryMatrix, corpusMatrix, corpusIds, depth, tieKey);
 }
 
 /** The shared part of both: shape checks, then each query's row of scores summarised in the one tie order. */
@@ -88,10 +91,11 @@ function rankByRows(
   corpusMatrix: DenseMatrix,
   corpusIds: readonly string[],
   depth: number,
+  tieKey: string,
 ): QueryRanking[] {
   if (queryMatrix.rows !== queries.length) throw new RangeError(`${name}: ${queries.length} queries but ${queryMatrix.rows} query vectors`);
   if (corpusMatrix.rows !== corpusIds.length) throw new RangeError(`${name}: ${corpusIds.length} corpus ids but ${corpusMatrix.rows} corpus vectors`);
-  const idOrder = idOrderOf(corpusIds);
+  const idOrder = idOrderOf(corpusIds, tieKey);
   const out: QueryRanking[] = new Array(queries.length);
   scoreRows(queryMatrix, corpusMatrix, (qi, row) => {
     out[qi] = summariseRow(queries[qi], row, idOrder, depth);
@@ -104,10 +108,10 @@ export function rankBm25(
   queries: readonly RankQuery[],
   corpus: readonly { id: string; text: string }[],
   depth = RANK_DEPTH,
-  opts: { k1?: number; b?: number } = {},
+  opts: { k1?: number; b?: number; tieKey?: string } = {},
 ): QueryRanking[] {
   const index = buildBm25Index(corpus, opts);
   const ids = corpus.map((d) => d.id);
-  const idOrder = idOrderOf(ids);
+  const idOrder = idOrderOf(ids, opts.tieKey);
   return queries.map((q) => summariseRow(q, index.scoreAll(q.text), idOrder, depth));
 }

@@ -5,16 +5,17 @@
  * One pass with a small sorted buffer: O(N log k) worst case, O(N) when the threshold rejects most items.
  */
 
-import { fnv1a32 } from '../hash.ts';
+import { DEFAULT_TIE_KEY, tieRank } from './tieKey.ts';
 
 /**
- * Tie order: by a hash of the corpus id, then the id itself. Plain id order would be biased: release ids put
- * `<q>_canonical` before `<q>_d1`, and lexical retrievers (BM25) often score a canonical and its single-edit
- * twin identically, so every such tie would go to the canonical and flatter the retriever. Hashing keeps the
- * rule deterministic while making it blind to what the id says.
+ * Tie order: by a keyed hash of the corpus id (core/ranking/tieKey.ts: SHA-256 of the run's tie key and the
+ * id), then the id itself. Plain id order would be biased: release ids put `<q>_canonical` before `<q>_d1`,
+ * and lexical retrievers (BM25) often score a canonical and its single-edit twin identically, so every such
+ * tie would go to the canonical and flatter the retriever. A weak hash (32-bit FNV-1a, used here until issue
+ * 28) is biased too. The keyed hash keeps the rule deterministic while making it blind to what the id says.
  */
-export function idOrderOf(ids: readonly string[]): Int32Array {
-  const keys = ids.map(fnv1a32);
+export function idOrderOf(ids: readonly string[], tieKey: string = DEFAULT_TIE_KEY): Int32Array {
+  const keys = ids.map((id) => tieRank(tieKey, id));
   const perm = ids.map((_, i) => i).sort((a, b) => keys[a] - keys[b] || (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
   const order = new Int32Array(ids.length);
   perm.forEach((item, pos) => (order[item] = pos));

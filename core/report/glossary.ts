@@ -11,7 +11,7 @@ export interface Definition {
   code: string;
 }
 
-const HASH = 'Ties are broken by a hash of corpus_id (blind to which snippet is the canonical), the order a production system would return.';
+const HASH = "Ties are broken by a keyed hash of corpus_id (SHA-256 of the run's tie key and the id, blind to which snippet is the canonical), the order a production system would return.";
 
 export const GLOSSARY: readonly Definition[] = [
   {

@@ -1,18 +1,36 @@
+import { DEFAULT_TIE_KEY, tieRank } from '../ranking/tieKey.ts';
+
 /**
- * Hybrid retrieval: fuse ranked lists from several retrievers into one ranking. Ties break by id, so a
- * fused ranking is deterministic.
+ * Hybrid retrieval: fuse ranked lists from several retrievers into one ranking. Ties break in the keyed tie
+ * order (core/ranking/tieKey.ts), so a fused ranking is deterministic without favouring ids that sort early.
  */
 export interface Scored {
   id: string;
   score: number;
 }
 
-/** Ranking order for every list here: higher score first, ties by ascending id (code-unit order). */
-export function byScoreThen<T extends { score: number }>(idOf: (t: T) => string): (a: T, b: T) => number {
+/**
+ * Ranking order for every list here: higher score first, exact ties by the keyed hash of the id (the scorer's
+ * rule, core/ranking/topk.ts; plain id order would hand every tie to the file or chunk that sorts first), then
+ * the id (code-unit order). The key is the default one; hashes are memoised per comparator since a sort
+ * compares each id many times.
+ */
+export function byScoreThen<T extends { score: number }>(idOf: (t: T) => string, tieKey = DEFAULT_TIE_KEY): (a: T, b: T) => number {
+  const memo = new Map<string, number>();
+  const rank = (id: string) => {
+    let r = memo.get(id);
+    if (r === undefined) {
+      if (memo.size >= 200_000) memo.clear(); // the shared comparator (byScoreThenId) lives as long as the process
+      memo.set(id, (r = tieRank(tieKey, id)));
+    }
+    return r;
+  };
   return (a, b) => {
+    const d = b.score - a.score;
+    if (d) return d;
     const ia = idOf(a);
     const ib = idOf(b);
-    return b.score - a.score || (ia < ib ? -1 : ia > ib ? 1 : 0);
+    return rank(ia) - rank(ib) || (ia < ib ? -1 : ia > ib ? 1 : 0);
   };
 }
 

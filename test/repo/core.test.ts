@@ -108,19 +108,20 @@ test('role and symbol: a test that uses the symbol is not a definition; usage ro
 });
 
 test('reciprocal rank fusion matches a hand computation (k = 60, Cormack et al. 2009)', () => {
-  // a: 1/61 + 1/62; b: 1/62 + 1/61; c: 1/63; d: 1/63 → a and b tie, broken by id.
+  // a: 1/61 + 1/62; b: 1/62 + 1/61; c: 1/63; d: 1/63 → a and b tie, c and d tie, both broken by the keyed tie
+  // order (default key "0"; Python hashlib.sha256(b"0\0" + id) begins a 5f1aa0, b a8d4a7, c 50f613, d 4aef0c).
   const fused = reciprocalRankFusion([
     [{ id: 'a', score: 9 }, { id: 'b', score: 8 }, { id: 'c', score: 1 }],
     [{ id: 'b', score: 0.9 }, { id: 'a', score: 0.5 }, { id: 'd', score: 0.1 }],
   ]);
-  assert.deepEqual(fused.map((f) => f.id), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(fused.map((f) => f.id), ['a', 'b', 'd', 'c']);
   assert.ok(Math.abs(fused[0].score - (1 / 61 + 1 / 62)) < 1e-15);
-  assert.ok(Math.abs(fused[2].score - 1 / 63) < 1e-15);
+  assert.ok(Math.abs(fused[3].score - 1 / 63) < 1e-15);
 });
 
 test('weighted score fusion min-max normalises each list, then takes the weighted sum (hand-worked)', () => {
   // list 1 normalised: a 1, b 0.5, c 0; list 2: b 1, d 0. Weights 0.7 / 0.3:
-  // a 0.7, b 0.35 + 0.3 = 0.65, c 0, d 0.
+  // a 0.7, b 0.35 + 0.3 = 0.65, c 0, d 0 (c and d tie: d first in the keyed tie order, see above).
   const fused = weightedScoreFusion(
     [
       [{ id: 'a', score: 10 }, { id: 'b', score: 6 }, { id: 'c', score: 2 }],
@@ -128,7 +129,7 @@ test('weighted score fusion min-max normalises each list, then takes the weighte
     ],
     [0.7, 0.3],
   );
-  assert.deepEqual(fused.map((f) => [f.id, Number(f.score.toFixed(10))]), [['a', 0.7], ['b', 0.65], ['c', 0], ['d', 0]]);
+  assert.deepEqual(fused.map((f) => [f.id, Number(f.score.toFixed(10))]), [['a', 0.7], ['b', 0.65], ['d', 0], ['c', 0]]);
   assert.throws(() => weightedScoreFusion([[]], [1, 2]), /1 lists but 2 weights/);
 });
 

@@ -25,7 +25,7 @@ import { unseenEdits } from './editPosition.ts';
 import { loadRegistry } from '../embeddings/configs.ts';
 import { modelRoot, projectRoot } from '../paths.ts';
 import type { CorpusRecord } from '../../schemas/benchmark.ts';
-import { sortedConfigs } from '../../core/report/headline.ts';
+import { headlineVerdict, sortedConfigs, WINNER_METRIC } from '../../core/report/headline.ts';
 import { MD_PAIRWISE } from '../../core/report/markdown.ts';
 import { yieldToLoop } from './yieldToLoop.ts';
 
@@ -101,6 +101,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
       // Queries whose tied group at rank 10 reaches the end of the stored top list (its unseen members are not in the _ta values).
       truncated_groups: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.filter((q) => q.ties?.truncated).length])),
     },
+    // The headline's verdict (core/report/headline.ts): sorted by the tie-aware exec@1, a winner only when it beats
+    // every other configuration on settled outcomes; `stable` holds those comparisons (core/stats/stablePairwise.ts).
+    headline: { sorted_by: WINNER_METRIC, ...headlineVerdict(stats), stable: stats.stable ?? [] },
     definitions: definitionsByName(),
     bug_types: stats.bug_types,
     domains: stats.domains,

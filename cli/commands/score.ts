@@ -18,7 +18,7 @@ export function registerScore(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
     .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
-    .option('--json', 'print the manifest, the leaderboard (sorted by exec@1, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
+    .option('--json', 'print the manifest, the leaderboard (sorted by the tie-aware exec@1_ta, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
     .addHelpText(
       'after',
       '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +

@@ -2,11 +2,15 @@ import type { StatisticsResult } from './statistics.ts';
 import { digitsFor, fmt, fmtCi } from './format.ts';
 
 /**
- * The headline table, shared by report.md, report.html and the terminal: configurations sorted by exec@1
- * (best first; exact ties on exec@1 by exec@1_ta, then by config id), the first one marked as the winner, and
- * ranx-style significance letters: each configuration gets a letter by its place in the sorted table, and a
- * value carries the letters of the configurations it beats significantly on that metric (Holm-adjusted exact
- * McNemar, p_holm < alpha, higher value). Only the exec@k columns carry letters: they are the tested ones.
+ * The headline table, shared by report.md, report.html and the terminal: configurations sorted by the
+ * tie-aware exec@1_ta (best first; exact ties by the hash-order exec@1, then by config id), and ranx-style
+ * significance letters: each configuration gets a letter by its place in the sorted table, and a value carries
+ * the letters of the configurations it beats on that exec@k counting settled outcomes only (exact McNemar over
+ * queries whose outcome no tie order can change, Holm-adjusted, p_holm < alpha, higher tie-aware value;
+ * core/stats/stablePairwise.ts). The first row is marked the winner only when it beats every other row so
+ * (headlineVerdict); otherwise the report says there is no clear winner. Why not the hash-order exec@1: a
+ * retriever that ties many canonicals with their twins (BM25) gets exec@1 from the tie-break's toss (issue 28).
+ * The hash-order columns stay, as what a production system returns.
  */
 export const HEADLINE = [
   'exec@1',
@@ -24,7 +28,11 @@ export const HEADLINE = [
   'pref_accuracy',
 ] as const;
 /** Headline columns with significance letters. */
-export const TESTED_HEADLINE: readonly string[] = ['exec@1', 'exec@10'];
+export const TESTED_HEADLINE: readonly string[] = ['exec@1_ta', 'exec@10'];
+/** The tie-stable comparison behind each lettered column (StatisticsResult.stable rows of that metric). */
+const LETTERS_FROM: Record<string, string> = { 'exec@1_ta': 'exec@1_ta', 'exec@10': 'exec@10_ta' };
+/** The column the order and the winner are decided on. */
+export const WINNER_METRIC = 'exec@1_ta' as const;
 
 export interface HeadlineRow {
   config: string;
@@ -40,28 +48,57 @@ export function sortedConfigs(s: StatisticsResult): string[] {
   const e = s.estimates;
   return [...s.configs].sort(
     (a, b) =>
+      (e[b][WINNER_METRIC]?.estimate ?? 0) - (e[a][WINNER_METRIC]?.estimate ?? 0) ||
       e[b]['exec@1'].estimate - e[a]['exec@1'].estimate ||
-      (e[b]['exec@1_ta']?.estimate ?? 0) - (e[a]['exec@1_ta']?.estimate ?? 0) ||
       (a < b ? -1 : a > b ? 1 : 0),
   );
 }
 
+/** The configurations `config` beats on the settled outcomes of the tie-stable `metric` (config ids). */
+function stableBeats(s: StatisticsResult, metric: string, config: string): string[] {
+  const out: string[] = [];
+  for (const r of s.stable ?? []) {
+    if (r.metric !== metric || r.p_holm === null || !(r.p_holm < s.settings.alpha)) continue;
+    if (r.config_a === config && r.value_a > r.value_b) out.push(r.config_b);
+    if (r.config_b === config && r.value_b > r.value_a) out.push(r.config_a);
+  }
+  return out;
+}
+
+/**
+ * Whether the top of the headline has a winner that survives the toss: the first configuration (by exec@1_ta)
+ * beats every other one on settled exec@1 outcomes (stableBeats). `close` lists the configurations it is not
+ * separated from; a single configuration wins alone. Without tie-stable comparisons (`stable` absent) no
+ * winner is declared.
+ */
+export interface HeadlineVerdict {
+  leader: string;
+  winner: string | null;
+  close: string[];
+}
+
+export function headlineVerdict(s: StatisticsResult): HeadlineVerdict {
+  const order = sortedConfigs(s);
+  const leader = order[0];
+  if (order.length === 1) return { leader, winner: leader, close: [] };
+  const beaten = new Set(stableBeats(s, WINNER_METRIC, leader));
+  const close = s.stable ? order.slice(1).filter((c) => !beaten.has(c)) : order.slice(1);
+  return { leader, winner: close.length === 0 ? leader : null, close };
+}
+
 export function headlineRows(s: StatisticsResult): HeadlineRow[] {
   const order = sortedConfigs(s);
+  const verdict = headlineVerdict(s);
   const letter = new Map(order.map((c, i) => [c, letterOf(i)]));
-  const beats = (metric: string, config: string): string[] => {
-    const out: string[] = [];
-    for (const r of s.pairwise) {
-      if (r.metric !== metric || r.p_holm === null || !(r.p_holm < s.settings.alpha)) continue;
-      if (r.config_a === config && r.value_a > r.value_b) out.push(letter.get(r.config_b)!);
-      if (r.config_b === config && r.value_b > r.value_a) out.push(letter.get(r.config_a)!);
-    }
-    return out.filter(Boolean).sort();
-  };
-  return order.map((config, i) => ({
+  const beats = (metric: string, config: string): string[] =>
+    stableBeats(s, LETTERS_FROM[metric], config)
+      .map((c) => letter.get(c)!)
+      .filter(Boolean)
+      .sort();
+  return order.map((config) => ({
     config,
     letter: letter.get(config)!,
-    winner: i === 0,
+    winner: config === verdict.winner,
     cells: HEADLINE.map((metric) => ({
       metric,
       text: fmtCi(s.estimates[config][metric], digitsFor(metric)),
@@ -72,13 +109,16 @@ export function headlineRows(s: StatisticsResult): HeadlineRow[] {
 
 /** One sentence under every rendering of the headline. */
 export function headlineNote(s: StatisticsResult): string {
-  const rows = headlineRows(s);
-  const w = rows[0];
-  const e = s.estimates[w.config];
+  const v = headlineVerdict(s);
+  const e = s.estimates[v.leader];
+  const lead = `${v.leader} (exec@1_ta ${fmt(e[WINNER_METRIC]?.estimate)}; hash-order exec@1 ${fmt(e['exec@1'].estimate)}, what a production system returns)`;
+  const verdict = v.winner
+    ? `winner: ${lead}, ahead of every other configuration on outcomes no tie order can change. `
+    : `no clear winner: the leader ${lead} is not separated from ${v.close.join(', ')} on outcomes no tie order can change. `;
   return (
-    `Sorted by exec@1; best: ${w.config} (exec@1 ${fmt(e['exec@1'].estimate)}, tie-aware ${fmt(e['exec@1_ta']?.estimate)}). ` +
-    `Letters: each configuration's letter (a = first row); a superscript lists the configurations it beats on that exec@k column ` +
-    `(exact McNemar, Holm-adjusted across all pairs, p < ${s.settings.alpha}).`
+    `Sorted by the tie-aware exec@1_ta; ${verdict}` +
+    `Letters: each configuration's letter (a = first row); a superscript lists the configurations it beats on that exec@k, ` +
+    `counting only queries whose outcome no tie order can change (exact McNemar, Holm-adjusted across all pairs, p < ${s.settings.alpha}).`
   );
 }
 

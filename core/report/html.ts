@@ -99,7 +99,7 @@ export function buildHtml(input: HtmlInput): string {
   const headline = `<table class="t" id="headline"><thead><tr><th>config</th>${HEADLINE.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr></thead><tbody>${headlineRows(s)
     .map(
       (r) =>
-        `<tr data-config="${escapeHtml(r.config)}"${r.winner ? ' class="winner"' : ''}><td>${r.winner ? '<span class="star" title="best exec@1">★</span> ' : ''}(${r.letter}) ${escapeHtml(r.config)}</td>${r.cells
+        `<tr data-config="${escapeHtml(r.config)}"${r.winner ? ' class="winner"' : ''}><td>${r.winner ? '<span class="star" title="winner on tie-aware exec@1, separated from every other configuration">★</span> ' : ''}(${r.letter}) ${escapeHtml(r.config)}</td>${r.cells
           .map((c) => `<td>${escapeHtml(c.text)}${c.beats.length ? `<sup>${escapeHtml(c.beats.join(''))}</sup>` : ''}</td>`)
           .join('')}</tr>`,
     )

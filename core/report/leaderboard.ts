@@ -1,10 +1,11 @@
 import type { StatisticsResult } from './statistics.ts';
-import { HEADLINE, TESTED_HEADLINE, headlineRows } from './headline.ts';
+import { HEADLINE, TESTED_HEADLINE, WINNER_METRIC, headlineRows, headlineVerdict } from './headline.ts';
 
 /**
  * The leaderboard other tools read (report/leaderboard.csv and leaderboard.json): the headline's rows in
- * its order (exec@1, best first), each headline statistic with its interval, the winner flag and, for the
- * tested exec@k columns, the letters of the configurations it beats (Holm-adjusted McNemar). Same names as
+ * its order (tie-aware exec@1_ta, best first), each headline statistic with its interval, the winner flag (true
+ * for no entry when the leader is not separated: headlineVerdict) and, for the tested exec@k columns, the
+ * letters of the configurations it beats on settled outcomes (Holm-adjusted McNemar). Same names as
  * summary.json. Pure.
  */
 export interface LeaderboardEntry {
@@ -16,7 +17,9 @@ export interface LeaderboardEntry {
 }
 
 export interface Leaderboard {
-  sorted_by: 'exec@1';
+  sorted_by: typeof WINNER_METRIC;
+  /** The winner's config_id, or null when there is no clear winner. */
+  winner: string | null;
   alpha: number;
   tests: string;
   entries: LeaderboardEntry[];
@@ -37,9 +40,10 @@ export function buildLeaderboard(s: StatisticsResult): Leaderboard {
     ),
   }));
   return {
-    sorted_by: 'exec@1',
+    sorted_by: WINNER_METRIC,
+    winner: headlineVerdict(s).winner,
     alpha: s.settings.alpha,
-    tests: 'beats: letters of the configurations this one beats on that exec@k column (exact McNemar, Holm-adjusted across all pairs)',
+    tests: 'beats: letters of the configurations this one beats on that exec@k, counting only queries whose outcome no tie order can change (exact McNemar, Holm-adjusted across all pairs)',
     entries,
   };
 }

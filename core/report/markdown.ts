@@ -15,9 +15,10 @@ export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
 
 /** Why tie_rate and the _ta columns are in the headline (shared with the HTML report). */
 export const TIE_NOTE =
-  'Ties: a retriever that gives two snippets exactly the same score has not ordered them. The rankings break such ties by a hash of ' +
+  'Ties: a retriever that gives two snippets exactly the same score has not ordered them. The rankings break such ties by a keyed hash of ' +
   'corpus_id (blind to which snippet is the canonical); the hash-order columns are what a production system would return, the _ta columns ' +
-  'are their tie-aware expectations over every order of each tied group (McSherry & Najork 2008). deception_rate and the bug-type shares ' +
+  'are their tie-aware expectations over every order of each tied group (McSherry & Najork 2008); the headline is sorted, and its winner ' +
+  'decided, on the tie-aware values. deception_rate and the bug-type shares ' +
   'are decided by score, so the toss never counts as a deception; tie_rate and bug_tie report the ties on their own.';
 
 export interface MarkdownContext {

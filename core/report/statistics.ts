@@ -2,6 +2,7 @@ import { BUG_TYPES } from '../../schemas/task.ts';
 import { BINARY_METRICS, HASH_ORDER_METRICS, METRICS } from '../metrics/per_query.ts';
 import { estimateAll, type BootstrapSettings, type RatioStat, type StatEstimate } from '../stats/engine.ts';
 import { pairwiseComparisons, type PairwiseRow } from '../stats/pairwise.ts';
+import { stablePairwise, type StableRow } from '../stats/stablePairwise.ts';
 import type { ConfigScores } from './types.ts';
 
 /**
@@ -23,6 +24,11 @@ export const UNKNOWN_DOMAIN = 'unknown';
  * needs 0/1 outcomes, and one family of tests keeps the Holm correction meaningful.
  */
 export const PAIRWISE_METRICS: readonly string[] = [...HASH_ORDER_METRICS, 'deception_rate', 'pref_accuracy'];
+/**
+ * Compared on settled outcomes only (core/stats/stablePairwise.ts): the headline's order, winner and letters
+ * are decided on these, so no winner rests on the tie-break's toss.
+ */
+export const STABLE_METRICS: readonly string[] = ['exec@1_ta', 'exec@10_ta'];
 
 export interface StatisticsResult {
   settings: BootstrapSettings;
@@ -33,6 +39,8 @@ export interface StatisticsResult {
   /** estimates[config][stat name]. */
   estimates: Record<string, Record<string, StatEstimate>>;
   pairwise: PairwiseRow[];
+  /** Tie-stable comparisons of STABLE_METRICS (absent in results built before issue 28: no winner is then declared). */
+  stable?: StableRow[];
 }
 
 export interface StatSpecs {
@@ -137,6 +145,11 @@ export function computeStatistics(
     replicates: (c, m) => replicates.get(key(c, m))!,
     binary: (c, m) => binary.get(key(c, m))!,
   }, settings.alpha);
+  const stable = stablePairwise(configIds, STABLE_METRICS, {
+    estimate: (c, m) => byConfig[c][m].estimate,
+    replicates: (c, m) => replicates.get(key(c, m))!,
+    binary: (c, m) => binary.get(key(c, m))!,
+  }, settings.alpha);
   lap('pairwise');
-  return { settings, n_queries: n, configs: configIds, bug_types: bugTypes, domains, estimates: byConfig, pairwise };
+  return { settings, n_queries: n, configs: configIds, bug_types: bugTypes, domains, estimates: byConfig, pairwise, stable };
 }

@@ -6,8 +6,8 @@ import { digitsFor, fmt, fmtCi } from './format.ts';
  * tie-aware exec@1_ta (best first; exact ties by the hash-order exec@1, then by config id), and ranx-style
  * significance letters: each configuration gets a letter by its place in the sorted table, and a value carries
  * the letters of the configurations it beats on that exec@k counting settled outcomes only (exact McNemar over
- * queries whose outcome no tie order can change, Holm-adjusted, p_holm < alpha, higher tie-aware value;
- * core/stats/stablePairwise.ts). The first row is marked the winner only when it beats every other row so
+ * queries whose outcome no tie order can change, Holm-adjusted, p_holm < alpha, and a paired-bootstrap interval
+ * of the tie-aware difference that excludes 0; core/stats/stablePairwise.ts). The first row is marked the winner only when it beats every other row so
  * (headlineVerdict); otherwise the report says there is no clear winner. Why not the hash-order exec@1: a
  * retriever that ties many canonicals with their twins (BM25) gets exec@1 from the tie-break's toss (issue 28).
  * The hash-order columns stay, as what a production system returns.
@@ -54,13 +54,17 @@ export function sortedConfigs(s: StatisticsResult): string[] {
   );
 }
 
-/** The configurations `config` beats on the settled outcomes of the tie-stable `metric` (config ids). */
+/**
+ * The configurations `config` beats on the tie-stable `metric` (config ids): the exact McNemar over settled
+ * outcomes rejects (Holm-adjusted p < alpha) and the paired-bootstrap interval of the tie-aware difference lies
+ * wholly on `config`'s side of 0.
+ */
 function stableBeats(s: StatisticsResult, metric: string, config: string): string[] {
   const out: string[] = [];
   for (const r of s.stable ?? []) {
     if (r.metric !== metric || r.p_holm === null || !(r.p_holm < s.settings.alpha)) continue;
-    if (r.config_a === config && r.value_a > r.value_b) out.push(r.config_b);
-    if (r.config_b === config && r.value_b > r.value_a) out.push(r.config_a);
+    if (r.config_a === config && r.value_a > r.value_b && r.ci_low !== null && r.ci_low > 0) out.push(r.config_b);
+    if (r.config_b === config && r.value_b > r.value_a && r.ci_high !== null && r.ci_high < 0) out.push(r.config_a);
   }
   return out;
 }

@@ -72,8 +72,11 @@ test('report.md: headline sorted by exec@1_ta, the winner marked only when separ
   assert.ok(!rows[1].includes('<sup>') && !rows[2].includes('<sup>'));
   assert.match(head, /\| config \| exec@1 \| exec@1_ta \| exec@10 \| execp@10 \| ndcg@10 \| ndcg@10_ta \| rr_exec@10 \| rr_exec@10_ta \| canonical_rank \| deception_rate \| tie_rate \|/);
   assert.match(head, /Sorted by the tie-aware exec@1_ta; no clear winner: the leader b \(exec@1_ta 0\.750; hash-order exec@1 0\.750, what a production system returns\) is not separated from c/);
-  // Once b beats c on settled outcomes too, b is the winner.
-  const separated: StatisticsResult = { ...stats, stable: stats.stable!.map((r) => (r.config_b === 'c' ? { ...r, b: 9, c: 0, p_value: 0.004, p_holm: 0.012 } : r)) };
+  // A significant McNemar whose interval still touches 0 does not separate (b vs c: ci_low 0.0).
+  const touching: StatisticsResult = { ...stats, stable: stats.stable!.map((r) => (r.config_b === 'c' ? { ...r, b: 9, c: 0, p_value: 0.004, p_holm: 0.012 } : r)) };
+  assert.match(buildMarkdown(touching, { run: 'r1', failed: [], rejections: 0 }), /no clear winner/);
+  // Once b beats c on settled outcomes with an interval clear of 0 too, b is the winner.
+  const separated: StatisticsResult = { ...stats, stable: stats.stable!.map((r) => (r.config_b === 'c' ? { ...r, ci_low: 0.05, b: 9, c: 0, p_value: 0.004, p_holm: 0.012 } : r)) };
   const head2 = buildMarkdown(separated, { run: 'r1', failed: [], rejections: 0 });
   assert.match(head2, /\| \*\*★ \(a\) b\*\* \| 0\.750 \[0\.650, 0\.850\] \| 0\.750 \[0\.650, 0\.850\]<sup>bc<\/sup> \|/);
   assert.match(head2, /winner: b \(exec@1_ta 0\.750/);

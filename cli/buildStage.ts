@@ -37,6 +37,9 @@ export async function runBuildStage(s: BuildStageSettings): Promise<{ out: strin
   const say = (m: string) => process.stderr.write(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`);
   const kept = report.check_programs.kept;
   if (kept.length) say(`check programs kept whole (one test each): ${kept.map((k) => `${k.task_id} (${k.reason})`).join(', ')}`);
+  // Absent in a report.json written before the drop existed.
+  const noOps = report.noop_tests;
+  if (noOps?.dropped) say(`no-op tests: ${noOps.dropped} tests no candidate can fail (assert True, ...) dropped from ${Object.keys(noOps.by_task).length} tasks (report.json noop_tests)`);
   for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
   const stage = result.stages.build;
   const x = stage?.executions;

@@ -14,6 +14,7 @@ import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
 import { mutateAndVerify, type MutationOutcome, type VerifyTimings } from '../mutation/verify.ts';
 import { suiteFacts } from '../python/astFacts.ts';
 import { splitCheckSuites, type CheckSuiteReport } from './checkSuites.ts';
+import { dropNoOpTests, type NoOpTestReport } from './noOpTests.ts';
 import { countingOracle } from '../exec/countingOracle.ts';
 import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
 import type { ImportedTask } from '../importers/types.ts';
@@ -53,6 +54,8 @@ export interface BuildReport {
   gate_stage_counts: GateReport['stage_counts'] | null;
   /** check(candidate) suites: split into one test per assert, or kept whole (with the reason). */
   check_programs: CheckSuiteReport;
+  /** Tests no candidate can fail (`assert True, "..."`), dropped from their suites before the gate, per task. */
+  noop_tests: NoOpTestReport;
   /** Tasks by the per-suite limit their mutants ran under (seconds; core/mutation/timeLimit.ts). */
   mutant_timeout_s: Record<string, number>;
   rejections: BuildRejection[];
@@ -128,11 +131,15 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   if (checks.report.split.length || checks.report.kept.length) {
     say(`check programs: ${checks.report.split.length} split into one test per assert, ${checks.report.kept.length} kept whole`);
   }
+  const noOps = await dropNoOpTests(checks.tasks);
+  if (noOps.report.dropped) {
+    say(`no-op tests: ${noOps.report.dropped} tests no candidate can fail (assert True, ...) dropped from ${Object.keys(noOps.report.by_task).length} tasks`);
+  }
   // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
   // The gate's AST stage asks the same question (suiteFacts); tests that do not parse are its to report.
   const items: ImportedTask[] = [];
-  const facts = await suiteFacts(checks.tasks.map(({ task }) => ({ suite: task.tests, target: task.function_name })));
-  checks.tasks.forEach((it, i) => {
+  const facts = await suiteFacts(noOps.tasks.map(({ task }) => ({ suite: task.tests, target: task.function_name })));
+  noOps.tasks.forEach((it, i) => {
     if (facts[i].every((t) => t.parses) && !facts[i].some((t) => t.calls_target)) {
       const message = it.task.tests.kind === 'check'
         ? `check() never uses its parameter and the program never names ${it.task.function_name}()`
@@ -180,6 +187,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     yield: buildYieldReport(outcomes.map((o) => ({ candidates: o.candidates, verified: o.verified, selected: o.selected }))),
     gate_stage_counts: gate.stage_counts,
     check_programs: checks.report,
+    noop_tests: noOps.report,
     mutant_timeout_s: countBy(outcomes.filter((o) => o.mutant_timeout_s !== undefined), (o) => String(o.mutant_timeout_s), true),
     rejections,
   };

@@ -28,6 +28,8 @@ export interface TestFactLike {
   statements: number;
   /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `split`): the expected value never enters the candidate's process. */
   parent_judged: boolean;
+  /** `assert <always true>` alone (infra/python/ast_facts.py): no candidate can fail it. The build drops such tests. */
+  no_op?: boolean;
 }
 
 const issue = (stage: StageName, code: string, message: string, field?: string): GateIssue => ({ stage, code, message, ...(field ? { field } : {}) });
@@ -83,7 +85,9 @@ export function astStage(
   tests.forEach((t, i) => {
     const field = task.tests.kind === 'asserts' ? `tests.tests[${i}]` : 'tests.program';
     if (!t.parses) out.push(issue('ast_semantics', 'TEST_SYNTAX', `test does not parse: ${t.syntax_error}`, field));
-    else if (!t.calls_target) {
+    // A test no candidate can fail tests nothing, and costs nothing either: never a reason to reject the task
+    // (the build drops it before the gate, activities/benchmark/noOpTests.ts).
+    else if (!t.calls_target && !t.no_op) {
       const what = task.tests.kind === 'asserts' ? `test does not call ${fn}()` : `check() never uses its parameter and the program never names ${fn}()`;
       out.push(issue('ast_semantics', 'TEST_DOES_NOT_CALL', what, field));
     }

@@ -57,6 +57,16 @@ def _called_names(tree):
     return names
 
 
+def _always_true(node):
+    """A test expression no code can make false: a truthy constant (`True`, `1`, `"x"`), or `not` of a falsy one.
+    Public check programs carry such lines (`assert True, "This prints if this assert fails"`)."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and isinstance(node.operand, ast.Constant):
+        return not node.operand.value
+    return False
+
+
 def test_facts(tests, target):
     out = []
     for t in tests:
@@ -64,10 +74,14 @@ def test_facts(tests, target):
             tree = ast.parse(t)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
-                        "parent_judged": False})
+                        "parent_judged": False, "no_op": False})
             continue
+        # One `assert <always true>[, msg]` and nothing else: no candidate can fail it (the message is only
+        # evaluated when the assert fails, which it cannot).
+        no_op = len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert) and _always_true(tree.body[0].test)
         out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
-                    "statements": len(tree.body), "parent_judged": sandbox_plan.split(t) is not None})
+                    "statements": len(tree.body), "parent_judged": sandbox_plan.split(t) is not None,
+                    "no_op": no_op})
     return {"tests": out}
 
 

@@ -106,6 +106,11 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   assert.deepEqual(report.check_programs.kept, [{ task_id: 'CP/21', reason: 'an assert inside a loop, helper or block' }]);
   assert.equal(report.check_programs.split.length, 21);
   assert.match(b.err, /check programs kept whole \(one test each\): CP\/21/);
+  // The fixture's asserts no candidate can fail (assert True, "..."; assert 1; assert 'x') are dropped, counted per
+  // task, and cost no task: without the drop the gate rejected CP/0, CP/4, CP/9 and CP/11 (TEST_DOES_NOT_CALL).
+  assert.deepEqual(report.noop_tests, { dropped: 5, by_task: { 'CP/0': 1, 'CP/11': 1, 'CP/4': 1, 'CP/9': 2 } });
+  assert.match(b.err, /no-op tests: 5 tests no candidate can fail \(assert True, \.\.\.\) dropped from 4 tasks/);
+  assert.ok(!report.rejections.some((r: { code: string }) => r.code === 'TEST_DOES_NOT_CALL'));
 
   const original = new Map(gunzipSync(readFileSync(fixture)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l)).map((r) => [r.task_id, r]));
   const queries = readJsonl(join(bench, 'queries.jsonl'), (v) => QueryRecord.parse(v));
@@ -117,6 +122,8 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   assert.match(byTask.get('CP/7')!.test_setup_code!, /^def close\(got, want\):/m);
   assert.equal(byTask.get('CP/21')!.tests.length, 0);
   assert.equal(byTask.get('CP/21')!.test_program, original.get('CP/21').test);
+  assert.equal(byTask.get('CP/9')!.tests.length, 8);
+  assert.ok(byTask.get('CP/9')!.tests.every((t) => t.includes('binary_search(')), 'no no-op test left in CP/9');
 
   const input = queries.map((q) => {
     const rec = original.get(q.metadata.task_id as string);

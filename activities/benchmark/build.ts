@@ -75,6 +75,11 @@ export interface BuildManifest {
   };
   distractors_per_task: Record<string, number>;
   bug_types: Record<string, number>;
+  /**
+   * Accepted tasks by what became of a query taken from the code's docstring (the importer's task
+   * metadata.query_docstring: removed from the code, kept, not_in_code); empty when no query came from one.
+   */
+  query_docstrings: Record<string, number>;
   files: Record<string, string>;
 }
 
@@ -226,6 +231,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     },
     distractors_per_task: countBy(accepted, (t) => String(t.distractors.length), true),
     bug_types: countBy(accepted.flatMap((t) => t.distractors), (d) => d.bug_type),
+    query_docstrings: countBy(accepted.filter((t) => typeof t.metadata?.query_docstring === 'string'), (t) => t.metadata!.query_docstring as string),
     files,
   };
   writeJsonAtomic(join(out, 'manifest.json'), manifest);

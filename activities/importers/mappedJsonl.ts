@@ -1,6 +1,7 @@
 import { Task } from '../../schemas/task.ts';
 import { describe, evalFieldSpec, parseFieldSpec, type FieldSpec } from '../../core/importers/fieldSpec.ts';
-import { codeFacts, docstrings } from '../python/astFacts.ts';
+import { codeFacts, docstrings, docstringSpans } from '../python/astFacts.ts';
+import { removeQueryDocstring } from '../../core/importers/docstringSplice.ts';
 import { inferFunctionNames } from './functionName.ts';
 import { normalizeNewlines, readJsonl } from './jsonlReader.ts';
 import { invalidField, type ImportRejection, type ImportResult } from './types.ts';
@@ -42,7 +43,21 @@ export function parseMapping(mapping: FieldMapping): Record<keyof FieldMapping, 
 type Row = {
   line: number; task_id: string; code: string; fn?: string; entry?: string; tests: string[];
   suite: Record<string, unknown>; query: unknown; docstringOf?: string; domain?: string; dead?: boolean;
+  metadata?: Record<string, string>;
 };
+
+/**
+ * What became of the query's docstring in the code of a task whose query was taken from a docstring (task
+ * `metadata.query_docstring`, carried into the release's query metadata): `removed` from the stored code,
+ * `kept` (--keep-docstring, or a layout the splice refuses: `query_docstring_note` says why), or `not_in_code`
+ * (the docstring came from text that is not the code's).
+ */
+export type QueryDocstring = 'removed' | 'kept' | 'not_in_code';
+
+export interface MappedImportOptions {
+  /** Keep the query's docstring in the stored code (default: removed, core/importers/docstringSplice.ts). */
+  keepDocstring?: boolean;
+}
 
 /**
  * Any task JSONL (or .jsonl.gz) with a field mapping to the project's task schema; `dataset` names the source in
@@ -50,7 +65,7 @@ type Row = {
  * rejected with `CODE_DOES_NOT_PARSE` or `ENTRY_POINT_NOT_DEFINED` (a mapping that takes only a solution body
  * shows up here, not later as unparseable canonicals).
  */
-export async function importMappedJsonl(file: string, mapping: FieldMapping, dataset = 'jsonl'): Promise<ImportResult> {
+export async function importMappedJsonl(file: string, mapping: FieldMapping, dataset = 'jsonl', opts: MappedImportOptions = {}): Promise<ImportResult> {
   const specs = parseMapping(mapping);
   const name = (k: keyof FieldMapping) => (specs[k] ? describe(specs[k]!) : k);
   const { records, rejections } = readJsonl(file);
@@ -129,12 +144,36 @@ export async function importMappedJsonl(file: string, mapping: FieldMapping, dat
     else r.query = d.docstring;
   });
 
+  // The query out of the code: a snippet that carries the query word for word makes finding the task trivial.
+  const withDoc = needDoc.filter((r) => !r.dead);
+  if (opts.keepDocstring) {
+    for (const r of withDoc) r.metadata = { query_docstring: 'kept', query_docstring_note: '--keep-docstring' };
+  } else {
+    const spans = await docstringSpans(withDoc.map((r) => ({ code: r.code, target: r.fn })));
+    const plans = withDoc.map((r, i) => removeQueryDocstring(r.code, String(r.query), spans[i]));
+    // The spliced code must still parse and define the function (the gate then checks that it still passes).
+    const after = await codeFacts(plans.map((p, i) => (p.removed ? p.code : withDoc[i].code)));
+    withDoc.forEach((r, i) => {
+      const p = plans[i];
+      if (!p.removed) {
+        const absent = p.reason === 'the code has no docstring' || p.reason === 'the code\'s docstring is not the query';
+        r.metadata = absent ? { query_docstring: 'not_in_code' } : { query_docstring: 'kept', query_docstring_note: p.reason };
+      } else if (!after[i].parses || (r.fn !== undefined && !after[i].top_level_functions.includes(r.fn))) {
+        r.metadata = { query_docstring: 'kept', query_docstring_note: `without it the code does not parse or define ${r.fn}()` };
+      } else {
+        r.code = p.code;
+        r.metadata = { query_docstring: 'removed' };
+      }
+    });
+  }
+
   const tasks: ImportResult['tasks'] = [];
   for (const r of rows) {
     if (r.dead) continue;
     const parsed = Task.safeParse({
       task_id: r.task_id, query: r.query, function_name: r.fn, canonical: r.code, tests: r.suite,
       ...(r.domain !== undefined ? { domain: r.domain } : {}), distractors: [], source: { dataset, ref: r.task_id },
+      ...(r.metadata ? { metadata: r.metadata } : {}),
     });
     if (parsed.success) tasks.push({ task: parsed.data, file, line: r.line });
     else {

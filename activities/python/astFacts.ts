@@ -3,6 +3,7 @@ import { projectRoot } from '../paths.ts';
 import type { CodeFactsLike, TestFactLike } from '../../core/gate/rules.ts';
 import type { SnippetNameFacts, SuiteNameFacts } from '../../core/scoring/notDefined.ts';
 import type { CheckProgramFacts } from '../../core/suites/splitCheck.ts';
+import type { DocstringSpanFacts } from '../../core/importers/docstringSplice.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
 import { runJsonLines } from './jsonLines.ts';
 
@@ -11,13 +12,14 @@ type Req =
   | { id: string; kind: 'tests'; tests: string[]; target: string }
   | { id: string; kind: 'suite'; suite: TestSuite; target: string }
   | { id: string; kind: 'docstring'; code: string; target?: string }
-  | { id: string; kind: 'check_program'; program: string };
+  | { id: string; kind: 'check_program'; program: string }
+  | { id: string; kind: 'docstring_span'; code: string; target?: string };
 
 export interface DocstringFacts {
   docstring: string | null;
   syntax_error: string | null;
 }
-type Facts = CodeFactsLike | { tests: TestFactLike[] } | DocstringFacts | CheckProgramFacts | { error: string };
+type Facts = CodeFactsLike | { tests: TestFactLike[] } | DocstringFacts | CheckProgramFacts | DocstringSpanFacts | { error: string };
 
 const SCRIPT = () => join(projectRoot(), 'infra', 'python', 'ast_facts.py');
 
@@ -82,6 +84,11 @@ export function codeFacts(codes: readonly string[]): Promise<CodeFactsLike[]> {
 /** The docstring of `target` in each source (else of its last top-level function or class, else the module's). */
 export function docstrings(items: readonly { code: string; target?: string }[]): Promise<DocstringFacts[]> {
   return factsInOrder<DocstringFacts>(items.map((it, i) => ({ id: String(i), kind: 'docstring', code: it.code, ...(it.target ? { target: it.target } : {}) })));
+}
+
+/** Where the docstring `docstrings` would take sits in each source (infra/python/ast_facts.py `docstring_span`). */
+export function docstringSpans(items: readonly { code: string; target?: string }[]): Promise<DocstringSpanFacts[]> {
+  return factsInOrder<DocstringSpanFacts>(items.map((it, i) => ({ id: String(i), kind: 'docstring_span', code: it.code, ...(it.target ? { target: it.target } : {}) })));
 }
 
 export function checkProgramFacts(programs: readonly string[]): Promise<CheckProgramFacts[]> {

@@ -8,10 +8,27 @@ import { importTaskFiles } from '../../activities/importers/taskJsonl.ts';
 import { formatRejection, type ImportResult } from '../../activities/importers/types.ts';
 import { writeJsonlAtomic } from '../../activities/storage/atomic.ts';
 
+/** `12 removed from the code, 1 kept (...)`: what happened to the query's docstring (metadata.query_docstring); '' when no query came from one. */
+export function queryDocstringCounts(tasks: readonly { metadata?: Record<string, unknown> }[]): string {
+  const n = { removed: 0, kept: 0, not_in_code: 0 };
+  const notes = new Set<string>();
+  for (const t of tasks) {
+    const v = t.metadata?.query_docstring;
+    if (v === 'removed' || v === 'kept' || v === 'not_in_code') n[v]++;
+    if (v === 'kept' && typeof t.metadata?.query_docstring_note === 'string') notes.add(t.metadata.query_docstring_note);
+  }
+  if (!n.removed && !n.kept && !n.not_in_code) return '';
+  return [
+    `${n.removed} removed from the code`,
+    ...(n.kept ? [`${n.kept} kept (${[...notes].join('; ')})`] : []),
+    ...(n.not_in_code ? [`${n.not_in_code} not in the code`] : []),
+  ].join(', ');
+}
+
 const FORMATS = {
   mbpp: (input: string) => importMbpp(input),
   /** Any JSONL (or .jsonl.gz) with --preset and/or --map target=spec pairs. */
-  jsonl: (input: string, mapping: FieldMapping, dataset: string) => importMappedJsonl(input, mapping, dataset),
+  jsonl: (input: string, mapping: FieldMapping, dataset: string, keepDocstring = false) => importMappedJsonl(input, mapping, dataset, { keepDocstring }),
   /** The paper's release format: a directory holding queries.jsonl and corpus.jsonl. */
   release: (input: string) => Promise.resolve(importRelease(join(input, 'queries.jsonl'), join(input, 'corpus.jsonl'))),
   /** The project's own task schema (a file or a directory of *.jsonl). */
@@ -53,13 +70,14 @@ export function registerImport(program: Command): void {
     .option('--preset <name>', `jsonl only: field mapping of a common format (${Object.keys(PRESETS).join(', ')}); --map overrides single fields`)
     .option('--map <target=spec...>', "jsonl only: how query, code, tests, id, function_name, entry_point, setup, domain are built: a field (dotted paths allowed), a template ('code={prompt}{canonical_solution}') or docstring(...) ('query=docstring({prompt})')", [])
     .option('--dataset <name>', 'jsonl only: source name recorded in each task (default: the preset, else jsonl)')
-    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string }) => {
+    .option('--keep-docstring', 'jsonl only: when the query is a docstring of the code (query=docstring(...), as in --preset check-program), keep it in the stored code (default: removed, so no snippet carries the query word for word; docs/check-programs.md)')
+    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string; keepDocstring?: boolean }) => {
       if (!(format in FORMATS)) throw new Error(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`);
       if (opts.to !== 'tasks' && opts.to !== 'release') throw new Error(`--to must be tasks or release, got "${opts.to}"`);
       const f = format as Format;
-      if (f !== 'jsonl' && (opts.preset || opts.map.length)) throw new Error(`--preset and --map apply to the jsonl format only (got ${f})`);
+      if (f !== 'jsonl' && (opts.preset || opts.map.length || opts.keepDocstring)) throw new Error(`--preset, --map and --keep-docstring apply to the jsonl format only (got ${f})`);
       const result: ImportResult = f === 'jsonl'
-        ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl')
+        ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl', opts.keepDocstring)
         : await FORMATS[f](resolve(input));
       const tasks = result.tasks.map((t) => t.task);
       if (opts.to === 'release') {
@@ -71,6 +89,8 @@ export function registerImport(program: Command): void {
       }
       for (const r of result.rejections) process.stderr.write(`rejected ${formatRejection(r)}\n`);
       process.stderr.write(`${tasks.length} tasks written to ${opts.out}, ${rejectionSummary(result.rejections)}\n`);
+      const docs = queryDocstringCounts(tasks);
+      if (docs) process.stderr.write(`query docstrings: ${docs}\n`);
       if (result.rejections.length) process.exitCode = 1;
     });
 }

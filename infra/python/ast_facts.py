@@ -9,6 +9,8 @@ stdin: JSON lines, each one of
   {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
   {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
                                                       else the module)
+  {"id", "kind": "docstring_span", "code", "target"?} where that docstring's statement lies (lines, columns), for
+                                                      core/importers/docstringSplice.ts
   {"id", "kind": "check_program", "program"}          statement layout of a check(candidate) program, for
                                                       core/suites/splitCheck.ts
 stdout: JSON lines, each {"id", ...facts}. A record that cannot be analysed gets {"id", "error"}.
@@ -301,6 +303,30 @@ def docstring_facts(code, target):
     return {"docstring": doc.strip() if doc is not None else None, "syntax_error": None}
 
 
+def docstring_span(code, target):
+    """Where the docstring docstring_facts would take lies in the code: the docstring statement's 1-based lines
+    and character columns, its cleaned text, and how many statements its owner's body has. The splice itself is
+    the caller's (core/importers/docstringSplice.ts); nothing is decided here."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return {"span": None, "syntax_error": _syntax(exc)}
+    fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    named = [n for n in fns if n.name == target]
+    node = named[0] if named else (fns[-1] if fns else tree)
+    if ast.get_docstring(node, clean=True) is None and node is not tree:
+        node = tree
+    doc = ast.get_docstring(node, clean=True)
+    if doc is None:
+        return {"span": None, "syntax_error": None}
+    stmt = node.body[0]
+    lines = code.split("\n")
+    return {"span": {"start_line": stmt.lineno, "start_col": _char_col(lines, stmt.lineno, stmt.col_offset),
+                     "end_line": stmt.end_lineno, "end_col": _char_col(lines, stmt.end_lineno, stmt.end_col_offset)},
+            "docstring": doc.strip(), "body_statements": len(node.body),
+            "owner": "module" if node is tree else "definition", "syntax_error": None}
+
+
 def _char_col(lines, lineno, byte_col):
     return len(lines[lineno - 1].encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
 
@@ -373,6 +399,8 @@ def main():
                 facts = suite_facts(rec["suite"], rec["target"])
             elif rec["kind"] == "docstring":
                 facts = docstring_facts(rec["code"], rec.get("target"))
+            elif rec["kind"] == "docstring_span":
+                facts = docstring_span(rec["code"], rec.get("target"))
             elif rec["kind"] == "check_program":
                 facts = check_program_facts(rec["program"])
             else:

@@ -92,6 +92,7 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   const imp = await cli('import', 'jsonl', fixture, '--preset', 'check-program', '--out', tasks);
   assert.equal(imp.code, 0, imp.err);
   assert.match(imp.err, /22 tasks written to .*tasks\.jsonl, 0 records rejected/);
+  assert.match(imp.err, /query docstrings: 22 removed from the code/);
 
   const bench = join(dir, 'cp', 'benchmark');
   const b = await cli('build', '--source', tasks, '--profile', 'check', '--out', bench);
@@ -100,6 +101,8 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   const report = JSON.parse(readFileSync(join(bench, 'report.json'), 'utf8'));
   assert.equal(manifest.profile, 'check');
   assert.equal(manifest.counts.queries, 22, b.err);
+  // No snippet carries its query: the docstring was spliced out of the canonical, so out of every twin too.
+  assert.deepEqual(manifest.query_docstrings, { removed: 22 });
   const four = manifest.distractors_per_task['4'] ?? 0;
   assert.ok(four / 22 >= 0.8, `${four} of 22 tasks have four twins (${JSON.stringify(manifest.distractors_per_task)})`);
   // The loop-over-inputs task keeps its program form and the report says why; the setup and helper tasks split.
@@ -116,6 +119,10 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   const queries = readJsonl(join(bench, 'queries.jsonl'), (v) => QueryRecord.parse(v));
   const corpus = new Map(readJsonl(join(bench, 'corpus.jsonl'), (v) => CorpusRecord.parse(v)).map((c) => [c.corpus_id, c]));
   const byTask = new Map(queries.map((q) => [q.metadata.task_id as string, q]));
+  for (const q of queries) {
+    assert.equal(q.metadata.query_docstring, 'removed');
+    for (const id of [...q.correct_corpus_ids, ...q.distractor_corpus_ids]) assert.ok(!corpus.get(id)!.code.includes(q.query), `${id} carries its query`);
+  }
   const setupTask = byTask.get('CP/3')!;
   assert.match(setupTask.test_setup_code!, /^candidate = total_price\ntable = \{'apple': 3/m);
   assert.equal(setupTask.tests.length, 7);

@@ -41,14 +41,22 @@ test('field specs: paths, templates with literal text and braces, docstring(...)
   assert.deepEqual(mappingFrom('check-program', ['query=prompt']), { ...PRESETS['check-program'], query: 'prompt' });
 });
 
-test('preset check-program over the gzipped fixture: code is prompt + body, the query the docstring', async () => {
+test('preset check-program over the gzipped fixture: code is prompt + body less the docstring, the query the docstring', async () => {
   const raw = gunzipSync(readFileSync(fixture)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
   const r = await importMappedJsonl(fixture, mappingFrom('check-program', []), 'check-program');
   assert.deepEqual(r.rejections, []);
   assert.equal(r.tasks.length, 22);
   const t = r.tasks[3].task;
   assert.equal(t.task_id, 'CP/3');
-  assert.equal(t.canonical, raw[3].prompt + raw[3].canonical_solution);
+  // The prompt is the signature line, then the docstring's lines: the stored code keeps only the signature.
+  assert.equal(t.canonical, raw[3].prompt.split('\n')[0] + '\n' + raw[3].canonical_solution);
+  assert.ok(!t.canonical.includes(t.query));
+  assert.deepEqual(t.metadata, { query_docstring: 'removed' });
+  assert.ok(r.tasks.every((x) => x.task.metadata?.query_docstring === 'removed'));
+  // --keep-docstring: prompt + body as given, and the task says so.
+  const kept = await importMappedJsonl(fixture, mappingFrom('check-program', []), 'check-program', { keepDocstring: true });
+  assert.equal(kept.tasks[3].task.canonical, raw[3].prompt + raw[3].canonical_solution);
+  assert.deepEqual(kept.tasks[3].task.metadata, { query_docstring: 'kept', query_docstring_note: '--keep-docstring' });
   assert.equal(t.query, 'Total price of the items in cart (name -> quantity), given a price table; unknown items cost nothing.');
   assert.equal(t.function_name, 'total_price');
   assert.deepEqual(t.tests, { kind: 'check', program: raw[3].test, entry_point: 'total_price' });

@@ -43,7 +43,9 @@ export async function runBuildStage(s: BuildStageSettings): Promise<{ out: strin
   for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
   const stage = result.stages.build;
   const x = stage?.executions;
-  say(`${stage?.rounds ?? 0} attempt(s) (${stage?.resumed ?? 0} continued where the previous one was); executions on the exec queue: ${x ? `${x.run} run, ${x.cached} cached` : 'none'}; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
+  // Each pass of the stage is one mutant round (its misses run on the exec queue, then the next round), not a
+  // retry: "attempt" read as that many failures.
+  say(`${stage?.rounds ?? 0} mutant round(s) (${stage?.resumed ?? 0} continued where the previous one was); executions on the exec queue: ${x ? `${x.run} run, ${x.cached} cached` : 'none'}; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);
   // Where the time went, as the stage's last attempt saw it (a continued attempt spans every round, the waits for the exec queue included).
   if (existsSync(join(out, 'timings.json'))) process.stderr.write(`${formatBreakdown(JSON.parse(readFileSync(join(out, 'timings.json'), 'utf8')) as TimeBreakdown)}\n`);
   console.log(JSON.stringify({ out, counts: manifest.counts, distractors_per_task: manifest.distractors_per_task, bug_types: manifest.bug_types, yield: report.yield.total }, null, 2));

@@ -57,8 +57,11 @@ export function exitCodeOf(err: unknown): { code: number; message: string } {
   return { code, message };
 }
 
+// A stage's later passes are its rounds (the build's: mutant rounds, each after the previous round's executions
+// ran on the exec queue), not retries of a failure.
 const describe = (p: PipelineProgress) =>
-  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_done}/${p.batches_total} batches` : p.round > 1 ? `${p.stage} (attempt ${p.round})` : p.stage;
+  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_done}/${p.batches_total} batches`
+    : p.round > 1 ? `${p.stage} (${p.stage === 'build' ? 'mutant round' : 'round'} ${p.round})` : p.stage;
 
 export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPipelineResult> {
   if (!s.worker && !resolveTemporalTarget(process.env).address) {

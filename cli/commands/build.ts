@@ -19,7 +19,7 @@ export function registerBuild(program: Command): void {
     .addHelpText(
       'after',
       '\nExample:\n  $ execretrieval build --source mbpp --out runs/mbpp/benchmark     # the same as: execretrieval run --id mbpp --source mbpp --until build --rebuild' +
-        '\nExit codes: 0 built; 2 bad option; 3 no task accepted (the line names the stage that rejected them); 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
+        '\nExit codes: 0 built, nothing rejected; 1 built, but records were rejected (each listed above the summary; report.json has them all); 2 bad option; 3 no task accepted (the line names the stage that rejected them); 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
     )
     .action(async (opts: { source: string; out: string; seed: number; profile?: string; cap?: number; worker: boolean }) => {
       if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) throw new CliError(`--seed must be an integer in [0, 2^32), got ${opts.seed}`, EXIT_CODES.usage);
@@ -28,6 +28,8 @@ export function registerBuild(program: Command): void {
       if (basename(out) !== 'benchmark') {
         throw new CliError(`--out ${opts.out}: the benchmark goes in <run dir>/benchmark (e.g. runs/<run-id>/benchmark), where the rest of the run finds it`, EXIT_CODES.usage);
       }
-      await runBuildStage({ runDir: dirname(out), source: opts.source, seed: opts.seed, profile: opts.profile, cap: opts.cap, worker: opts.worker });
+      const { report } = await runBuildStage({ runDir: dirname(out), source: opts.source, seed: opts.seed, profile: opts.profile, cap: opts.cap, worker: opts.worker });
+      // The exit-code table (activities/faults.ts, README): rejected records are a partial result, not success.
+      if (report.rejections.length) process.exitCode = EXIT_CODES.failed;
     });
 }

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -94,9 +94,16 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   assert.match(imp.err, /22 tasks written to .*tasks\.jsonl, 0 records rejected/);
   assert.match(imp.err, /query docstrings: 22 removed from the code/);
 
+  // One more record whose only test calls nothing: the pre-check rejects it, the rest is built, and build exits 1
+  // (README's exit-code table: records were rejected).
+  appendFileSync(tasks, JSON.stringify({ task_id: 'nocall', query: 'Negate a number', function_name: 'neg', canonical: 'def neg(x):\n    return -x\n', tests: { kind: 'asserts', tests: ['assert True == True'] } }) + '\n');
   const bench = join(dir, 'cp', 'benchmark');
   const b = await cli('build', '--source', tasks, '--profile', 'check', '--out', bench);
-  assert.equal(b.code, 0, b.err);
+  assert.equal(b.code, 1, b.err);
+  assert.match(b.err, /rejected .*nocall \[precheck\] TESTS_DO_NOT_CALL_FUNCTION/);
+  // Progress names the build's passes for what they are.
+  assert.doesNotMatch(b.err, /attempt/);
+  assert.match(b.err, /\d+ mutant round\(s\)/);
   const manifest = JSON.parse(readFileSync(join(bench, 'manifest.json'), 'utf8'));
   const report = JSON.parse(readFileSync(join(bench, 'report.json'), 'utf8'));
   assert.equal(manifest.profile, 'check');
@@ -113,7 +120,7 @@ test('check-program fixture: import → build; ≥ 80% of tasks get four twins, 
   // task, and cost no task: without the drop the gate rejected CP/0, CP/4, CP/9 and CP/11 (TEST_DOES_NOT_CALL).
   assert.deepEqual(report.noop_tests, { dropped: 5, by_task: { 'CP/0': 1, 'CP/11': 1, 'CP/4': 1, 'CP/9': 2 } });
   assert.match(b.err, /no-op tests: 5 tests no candidate can fail \(assert True, \.\.\.\) dropped from 4 tasks/);
-  assert.ok(!report.rejections.some((r: { code: string }) => r.code === 'TEST_DOES_NOT_CALL'));
+  assert.deepEqual(report.rejections.map((r: { task_id: string; code: string }) => [r.task_id, r.code]), [['nocall', 'TESTS_DO_NOT_CALL_FUNCTION']]);
 
   const original = new Map(gunzipSync(readFileSync(fixture)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l)).map((r) => [r.task_id, r]));
   const queries = readJsonl(join(bench, 'queries.jsonl'), (v) => QueryRecord.parse(v));

@@ -47,6 +47,15 @@ export interface ReportResult {
  * runs/<id>/export/ (BEIR layout, TREC runs + qrels). Asynchronous only to give the event loop a turn between its
  * synchronous stretches (yieldToLoop.ts: a scoring activity's heartbeats); what it computes and writes is the same.
  */
+function queryDocstringCounts(queries: readonly { metadata?: Record<string, unknown> | null }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const q of queries) {
+    const v = q.metadata?.query_docstring;
+    if (typeof v === 'string') out[v] = (out[v] ?? 0) + 1;
+  }
+  return out;
+}
+
 export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark; rankings?: ReadonlyMap<string, RankingRow[]>; executions?: readonly ExecutionRow[] } = {}): Promise<ReportResult> {
   const manifestPath = join(scoringDir(runDir), 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
@@ -82,6 +91,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
     failed_configs: manifest.failed_configs,
     missing_configs: manifest.missing_configs,
     rejected_records: manifest.rejections.length,
+    // Queries by what the importer did with a query taken from the code's docstring (removed from the code, kept,
+    // not_in_code: query metadata.query_docstring, docs/check-programs.md); {} when no query came from one.
+    query_docstrings: queryDocstringCounts(bench.queries),
     executions: { pairs: manifest.executions.pairs, cached: manifest.executions.cached, oracle_errors: manifest.executions.oracle_errors.length },
     bootstrap: {
       replicates: opts.replicates,

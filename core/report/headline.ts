@@ -116,7 +116,9 @@ export function headlineNote(s: StatisticsResult): string {
   const v = headlineVerdict(s);
   const e = s.estimates[v.leader];
   const lead = `${v.leader} (exec@1_ta ${fmt(e[WINNER_METRIC]?.estimate)}; hash-order exec@1 ${fmt(e['exec@1'].estimate)}, what a production system returns)`;
-  const verdict = v.winner
+  const verdict = s.configs.length === 1
+    ? `one configuration: ${lead}. `
+    : v.winner
     ? `winner: ${lead}, ahead of every other configuration on outcomes no tie order can change. `
     : `no clear winner: the leader ${lead} is not separated from ${v.close.join(', ')} on outcomes no tie order can change. `;
   return (

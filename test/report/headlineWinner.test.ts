@@ -75,6 +75,9 @@ test('leaders that are not separated: no clear winner, and the close ones are na
   assert.deepEqual(v.close, ['steady-twin']);
   assert.ok(headlineRows(s).every((r) => !r.winner));
   assert.match(headlineNote(s), /no clear winner: the leader steady .* is not separated from steady-twin/);
+  // A single configuration is not called a winner over nobody.
+  const alone = computeStatistics([steady], settings);
+  assert.match(headlineNote(alone), /^Sorted by the tie-aware exec@1_ta; one configuration: steady \(exec@1_ta 0\.600/);
   // Without tie-stable comparisons (a result built before them) nobody is crowned.
   assert.equal(headlineVerdict({ ...s, stable: undefined }).winner, null);
 });

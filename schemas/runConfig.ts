@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The seed every command uses when none is given: mutant order (build), bootstrap (score, report), run. */
+/** The seed every command uses when none is given: mutant order (build), bootstrap (score, report), the ranking tie order (score: its key, core/ranking/tieKey.ts), run. */
 export const DEFAULT_SEED = 0;
 
 /**
@@ -19,7 +19,7 @@ export const RunConfig = z.strictObject({
   profile: z.string().min(1).optional(),
   /** Most mutant candidates verified per task. */
   cap: z.number().int().positive().optional(),
-  /** Seed for the mutant order and the bootstrap. */
+  /** Seed for the mutant order, the bootstrap and the ranking tie order. */
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   /** Embedding configurations to run (default: every one that can run here); BM25 is always scored. */
   configs: z.array(z.string().min(1)).min(1).optional(),

@@ -61,7 +61,7 @@ export function registerRun(program: Command): void {
     .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`)
     .option('--id <run-id>', `run id: outputs in runs/<run-id>/ (default: ${DEFAULTS.id})`)
     .option('--configs <ids>', 'embedding configurations (default: every one that can run here); BM25 is always scored')
-    .option('--seed <n>', `seed for mutant order and bootstrap (default: ${DEFAULT_SEED})`, intOption('--seed', 0))
+    .option('--seed <n>', `seed for mutant order, bootstrap and the ranking tie order (default: ${DEFAULT_SEED})`, intOption('--seed', 0))
     .option('--profile <name>', 'gate profile for build (default, check, mbpp, canonical; default: mbpp for MBPP, default otherwise)')
     .option('--cap <n>', 'build: most candidates verified per task', intOption('--cap', 1))
     .option('--replicates <n>', 'score: bootstrap replicates (default 5000)', intOption('--replicates', 1))

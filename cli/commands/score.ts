@@ -16,7 +16,7 @@ export function registerScore(program: Command): void {
     .option('--configs <ids>', 'comma-separated configuration ids to score, in this order (default: all, BM25 included)')
     .option('--no-bm25', 'leave out the BM25 baseline')
     .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
-    .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
+    .option('--seed <n>', 'bootstrap seed (recorded in summary.json) and key of the ranking tie order (scoring/manifest.json tie_break)', (v) => Number(v), DEFAULT_SEED)
     .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
     .option('--json', 'print the manifest, the leaderboard (sorted by the tie-aware exec@1_ta, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
     .addHelpText(

@@ -8,7 +8,7 @@ import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
 import { writePairwiseParquet } from './pairwiseParquet.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
-import { loadBenchmark, type LoadedBenchmark } from './benchmark.ts';
+import { loadBenchmark, restrictQueries, type LoadedBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writeTrecRun, type ExportRanking } from './exports.ts';
 import { readRankingsParquet, type RankingRow } from './rankingsParquet.ts';
 import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet, type ExecutionRow } from './scoringFiles.ts';
@@ -53,7 +53,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
   // `score` hands over the benchmark it has just loaded and validated from the same files (0.7 s of CPU for MBPP).
-  const bench = loaded.bench ?? loadBenchmark(benchmarkDirOf(runDir));
+  const full = loaded.bench ?? loadBenchmark(benchmarkDirOf(runDir));
+  // A partial import limited scoring to some queries (scoreRun.ts): the report and exports cover the same ones.
+  const bench = !loaded.bench && manifest.query_subset ? restrictQueries(full, manifest.query_subset.query_ids) : full;
   // Each rankings file is read once: the second stage and the exports both need BM25's. `score` hands over the
   // rows of the files it has just written (rankingsParquet.ts rankingRows, what reading them gives back).
   const rankingsRead = new Map<string, RankingRow[]>(loaded.rankings ?? []);

@@ -3,6 +3,7 @@ import { registerBuild } from './build.ts';
 import { registerCache } from './cache.ts';
 import { registerRun } from './run.ts';
 import { registerImport } from './import.ts';
+import { registerImportConfig } from './importConfig.ts';
 import { registerValidate } from './validate.ts';
 import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
@@ -25,7 +26,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
   registerBuild,
-  registerImport,
+  registerImport, registerImportConfig,
   registerRepo,
   registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,

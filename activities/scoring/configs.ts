@@ -19,8 +19,10 @@ export const IMPORT_MANIFEST = 'import.json';
 /** runs/<id>/embeddings/<config>/import.json: what an imported configuration was made from. */
 export interface ImportManifest {
   config_id: string;
-  kind: 'rankings' | 'vectors';
+  kind: 'rankings' | 'vectors' | 'rerank';
   sources: { file: string; sha256: string; format: string }[];
+  /** A second stage (kind rerank): the reranker, the first-stage configuration it reordered and how deep, and what it cost. */
+  rerank?: { reranker_id: string; provider: string; model: string; over: string; depth: number; pairs: number; cached: number; requests: number; tokens: number; search_units: number };
   rows: number;
   n_queries: number;
   /** Benchmark queries the import covers when it is partial (every configuration is then scored on these only), else null. */

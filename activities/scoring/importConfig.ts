@@ -25,15 +25,15 @@ import { BM25_CONFIG_ID, IMPORT_MANIFEST, IMPORTED_RANKINGS, type ImportManifest
  * Everything is checked before anything is written; the folder appears whole (written aside, then renamed) or not at all.
  */
 const usage = (msg: string) => new StopError(msg, EXIT_CODES.usage);
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
 
 function sha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
 /** The target folder, after checking the name: a plain id that names neither BM25 nor a registry entry (the report looks those up). */
-function targetDir(runDir: string, name: string, replace: boolean): string {
-  if (!NAME.test(name)) throw usage(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_' and '-' (it becomes a folder and a column value)`);
+export function targetDir(runDir: string, name: string, replace: boolean): string {
+  if (!NAME.test(name)) throw usage(`--name ${JSON.stringify(name)}: use letters, digits, '.', '_', '+' and '-' (it becomes a folder and a column value)`);
   if (name === BM25_CONFIG_ID) throw usage(`--name ${name}: the built-in BM25 baseline has this id; pick another name`);
   const registry = loadRegistry({ root: projectRoot() }).entries.map((e) => e.config.config_id);
   if (registry.includes(name)) throw usage(`--name ${name}: a registry configuration has this id; pick another name (the report would describe it as that model)`);
@@ -42,7 +42,7 @@ function targetDir(runDir: string, name: string, replace: boolean): string {
   return dir;
 }
 
-function loadRunBenchmark(runDir: string): LoadedBenchmark {
+export function loadRunBenchmark(runDir: string): LoadedBenchmark {
   try {
     return loadBenchmark(benchmarkDirOf(runDir));
   } catch (e) {
@@ -89,16 +89,21 @@ export function importRankings(opts: { runDir: string; name: string; file: strin
     n_queries: check.covered.length,
     covers: check.missing.length ? check.covered : null,
   };
+  writeRankingsFolder(dir, rows, manifest);
+  return { dir, manifest, missing: check.missing };
+}
+
+/** Writes a rankings configuration's folder (imported-rankings.parquet + import.json) whole or not at all. */
+export function writeRankingsFolder(dir: string, rows: readonly Pick<RunRow, 'query_id' | 'corpus_id' | 'score'>[], manifest: ImportManifest): void {
   publish(dir, (tmp) => {
     const table = new Table({
       query_id: utf8Column(rows.map((r) => r.query_id)),
       corpus_id: utf8Column(rows.map((r) => r.corpus_id)),
       score: float64Column(rows.map((r) => r.score)),
     });
-    writeParquet(join(tmp, IMPORTED_RANKINGS), table, { config_id: opts.name, source: file });
+    writeParquet(join(tmp, IMPORTED_RANKINGS), table, { config_id: manifest.config_id, kind: manifest.kind });
     writeJsonAtomic(join(tmp, IMPORT_MANIFEST), manifest);
   });
-  return { dir, manifest, missing: check.missing };
 }
 
 const SHOW = 3;

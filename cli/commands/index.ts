@@ -4,6 +4,7 @@ import { registerCache } from './cache.ts';
 import { registerRun } from './run.ts';
 import { registerImport } from './import.ts';
 import { registerImportConfig } from './importConfig.ts';
+import { registerRerank } from './rerank.ts';
 import { registerValidate } from './validate.ts';
 import { registerRepo } from './repo.ts';
 import { registerScore } from './score.ts';
@@ -26,7 +27,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
   registerBuild,
-  registerImport, registerImportConfig,
+  registerImport, registerImportConfig, (p) => registerRerank(p),
   registerRepo,
   registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,

@@ -1,7 +1,7 @@
 import { CohereClientV2 } from 'cohere-ai';
 import type { RerankConfig, RerankProviderName } from '../../schemas/rerankConfig.ts';
 import { ProviderResponseError, ProviderUnavailableError, type ProviderEnv } from '../embeddings/types.ts';
-import { postJson } from './http.ts';
+import { postJson } from '../embeddings/http.ts';
 
 /** One request's answer: a relevance score per document, in input order, and what the provider billed. */
 export interface RerankResult {

@@ -19,9 +19,11 @@ export const IMPORT_MANIFEST = 'import.json';
 /** runs/<id>/embeddings/<config>/import.json: what an imported configuration was made from. */
 export interface ImportManifest {
   config_id: string;
-  kind: 'rankings' | 'vectors' | 'rerank';
+  kind: 'rankings' | 'vectors' | 'rerank' | 'endpoint';
   sources: { file: string; sha256: string; format: string }[];
   /** A second stage (kind rerank): the reranker, the first-stage configuration it reordered and how deep, and what it cost. */
+  /** A retrieval endpoint (kind endpoint): where it was asked, how deep, and what was sent. */
+  endpoint?: { endpoint_id: string; url: string; k: number; requests: number; cached: number; index_sent: boolean; empty_answers: number };
   rerank?: { reranker_id: string; provider: string; model: string; over: string; depth: number; pairs: number; cached: number; requests: number; tokens: number; search_units: number };
   rows: number;
   n_queries: number;

@@ -92,7 +92,8 @@ function rankContradictions(rows: readonly RunRow[]): string[] {
 /**
  * Ranks every query from an imported run's rows (already checked: known ids, no duplicates, finite scores): the
  * query's full score row over `corpusIds` (UNRETRIEVED where the run is silent), then summariseRow with the shared
- * tie order, exactly as rankDense and rankBm25 do. A query without any row is an error here (checkRun decides).
+ * tie order, exactly as rankDense and rankBm25 do. A query without any row (a search service that found nothing)
+ * ranks every item tied; for files, checkRun has already refused such a query unless the import is partial.
  */
 export function rankImported(queries: readonly RankQuery[], rows: readonly Pick<RunRow, 'query_id' | 'corpus_id' | 'score'>[], corpusIds: readonly string[], depth = RANK_DEPTH): QueryRanking[] {
   const index = new Map(corpusIds.map((id, i) => [id, i]));
@@ -105,10 +106,8 @@ export function rankImported(queries: readonly RankQuery[], rows: readonly Pick<
   const idOrder = idOrderOf(corpusIds);
   const row = new Float64Array(corpusIds.length);
   return queries.map((q) => {
-    const hits = byQuery.get(q.query_id);
-    if (!hits) throw new Error(`no ranked items for query ${q.query_id}`);
     row.fill(UNRETRIEVED);
-    for (const h of hits) row[h.c] = h.s;
+    for (const h of byQuery.get(q.query_id) ?? []) row[h.c] = h.s;
     return summariseRow(q, row, idOrder, depth);
   });
 }

@@ -15,20 +15,7 @@ import { registerImportConfig } from '../../cli/commands/importConfig.ts';
 import { registerCompare } from '../../cli/commands/compare.ts';
 import { Table } from 'apache-arrow';
 import { writeConfig, writeTinyRun, TOY_WEIGHTS } from './fixtures/tinyBenchmark.ts';
-
-/** Every number of `a` equals `b`'s to 1e-12, every other value exactly (a path names the first difference). */
-function assertClose(a: unknown, b: unknown, path = ''): void {
-  if (typeof a === 'number' && typeof b === 'number') {
-    assert.ok(a === b || Math.abs(a - b) <= 1e-12, `${path}: ${a} vs ${b}`);
-    return;
-  }
-  if (a && b && typeof a === 'object' && typeof b === 'object') {
-    assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${path}: keys`);
-    for (const k of Object.keys(a)) assertClose((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
-    return;
-  }
-  assert.equal(a, b, path);
-}
+import { assertClose } from '../support/assertClose.ts';
 
 /** A .npy (format 1.0) of float32 rows, as numpy.save writes it. */
 function npyBytes(rows: number, dims: number, data: Float32Array): Buffer {

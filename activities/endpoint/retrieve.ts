@@ -9,6 +9,7 @@ import { EXIT_CODES, StopError } from '../faults.ts';
 import type { ImportManifest } from '../scoring/configs.ts';
 import { loadRunBenchmark, targetDir, writeRankingsFolder } from '../scoring/importConfig.ts';
 import type { EndpointCache, EndpointHit } from './cache.ts';
+import { booked } from '../rerank/requestBook.ts';
 
 export interface RetrieveOptions {
   runDir: string;
@@ -75,7 +76,10 @@ export async function retrieveRun(opts: RetrieveOptions): Promise<{ dir: string;
   const worker = async () => {
     while (next < todo.length) {
       const q = todo[next++];
-      const body = await withRetry(() => postJson(`${url}/search`, key, { query_id: q.query_id, query: q.query, k: e.k }), retry, onRetry(q.query_id));
+      const perSearch = (e.price_usd_per_thousand_queries ?? 0) / 1000;
+      const at = { runDir: opts.runDir, sweep_id: 'retrieve' as const, config_id: `endpoint:${e.endpoint_id}`, fingerprint: fp, side: 'search', provider: 'endpoint', model: url };
+      const search = () => postJson(`${url}/search`, key, { query_id: q.query_id, query: q.query, k: e.k });
+      const body = await withRetry(() => booked(at, [q.query], [textHash(q.query)], perSearch, search, () => ({ tokens: null, cost_usd: perSearch })), retry, onRetry(q.query_id));
       stats.requests++;
       const hits = hitsOf(e.endpoint_id, q.query_id, body).slice(0, e.k);
       opts.cache.put(e.endpoint_id, fp, textHash(q.query), hits);

@@ -10,6 +10,7 @@ import { discoverConfigs, type ImportManifest } from '../scoring/configs.ts';
 import { loadRunBenchmark, targetDir, writeRankingsFolder } from '../scoring/importConfig.ts';
 import { rankConfig } from '../scoring/rankConfig.ts';
 import type { Reranker } from './providers.ts';
+import { booked, rerankCostMax } from './requestBook.ts';
 
 export interface RerankOptions {
   runDir: string;
@@ -26,6 +27,12 @@ export interface RerankOptions {
   scorer: () => Promise<Reranker>;
   retry?: RetryPolicy;
   log?: (msg: string) => void;
+}
+
+/** What one answered request cost at the reranker's price: its tokens, or its search units. */
+function billedCost(r: RerankConfig, res: { tokens: number | null; search_units: number | null }): number {
+  if (!r.price_usd || !r.price_unit) return 0;
+  return r.price_unit === 'million_tokens' ? ((res.tokens ?? 0) * r.price_usd) / 1e6 : ((res.search_units ?? 0) * r.price_usd) / 1000;
 }
 
 /** Depth below which exec@10 and the tie-aware metrics would read unreranked positions. */
@@ -74,7 +81,17 @@ export async function rerankRun(opts: RerankOptions): Promise<{ dir: string; man
         const idx = todo.slice(b, b + r.batch_size);
         scorer ??= await opts.scorer();
         const s = scorer;
-        const res = await withRetry(() => s.rerank(query, idx.map((i) => docs[i])), opts.retry ?? DEFAULT_RETRY, (e) =>
+        const sent = idx.map((i) => docs[i]);
+        // A local scorer sends nothing anywhere: only hosted requests are ledger rows.
+        const send = r.provider === 'local-embedding'
+          ? () => s.rerank(query, sent)
+          : () => booked(
+              { runDir: opts.runDir, sweep_id: 'rerank', config_id: cacheId, fingerprint: fp, side: 'rerank', provider: r.provider, model: r.model },
+              sent, idx.map((i) => keys[i]), rerankCostMax(query, sent, r.price_usd, r.price_unit),
+              () => s.rerank(query, sent),
+              (res) => ({ tokens: res.tokens, cost_usd: billedCost(r, res) }),
+            );
+        const res = await withRetry(send, opts.retry ?? DEFAULT_RETRY, (e) =>
           opts.log?.(`${r.reranker_id}: ${bench.queries[qi].query_id}: ${e.info.status ?? 'connection error'}, retry ${e.attempt} in ${Math.round(e.delayMs)} ms`),
         );
         stats.requests++;

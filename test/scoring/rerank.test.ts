@@ -14,6 +14,7 @@ import type { ProviderEnv } from '../../activities/embeddings/types.ts';
 import { modelRoot } from '../../activities/paths.ts';
 import { registerRerank } from '../../cli/commands/rerank.ts';
 import { mcnemarExact } from '../../core/stats/mcnemar.ts';
+import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { startFakeEmbeddingServer, fakeRerankScore, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { writeTinyRun, CORPUS, QUERIES } from './fixtures/tinyBenchmark.ts';
 
@@ -117,6 +118,18 @@ describe('rerankers as a second stage over BM25, through the fake rerank APIs (C
       assert.ok(Math.abs(row.gain.estimate - (mine.reduce((a, x) => a + x, 0) - first.reduce((a, x) => a + x, 0)) / 4) < 1e-12);
     }
     assert.match(readFileSync(join(runDir, 'report', 'report.md'), 'utf8'), /## Rerankers beside their first stage/);
+    // Every hosted request is a ledger row: Cohere's cost from its search units, Voyage's from its tokens, the 429 a failed row.
+    const ledger = new EmbeddingLedger(join(runDir, 'ledger.sqlite'));
+    const rows = ledger.batches('tiny');
+    ledger.close();
+    const of = (id: string) => rows.filter((x) => x.config_id === `rerank:${id}`);
+    assert.deepEqual(of('cohere-rerank-v3.5').map((x) => [x.status, x.cost_usd]), Array(4).fill(['ok', 0.002]));
+    assert.deepEqual(of('voyage-rerank-2.5').map((x) => x.status), ['error', 'ok', 'ok', 'ok', 'ok']);
+    for (const x of of('voyage-rerank-2.5').slice(1)) {
+      assert.ok(Math.abs(x.cost_usd! - (x.tokens_reported! * 0.05) / 1e6) < 1e-15);
+      assert.ok(x.cost_usd! <= x.cost_usd_max, 'the bound recorded before sending covers the bill');
+    }
+    assert.ok(of('cohere-rerank-v3.5').every((x) => x.cost_usd! <= x.cost_usd_max));
     assert.match(readFileSync(join(runDir, 'report', 'report.html'), 'utf8'), /id="rerank-table"/);
   });
 

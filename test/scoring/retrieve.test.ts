@@ -12,6 +12,7 @@ import { StopError } from '../../activities/faults.ts';
 import { registerRetrieve } from '../../cli/commands/retrieve.ts';
 import { startFakeRetrievalServer, type FakeRetrievalServer } from '../fake-provider/retrieval-server.ts';
 import { assertClose } from '../support/assertClose.ts';
+import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { writeTinyRun, CORPUS, QUERIES } from './fixtures/tinyBenchmark.ts';
 
 describe('a retrieval endpoint is a configuration: searched per query, retried, cached, scored like the configuration whose answers it serves', () => {
@@ -69,6 +70,9 @@ describe('a retrieval endpoint is a configuration: searched per query, retried, 
     const searches = server.requests.filter((r) => r.path === '/search');
     assert.deepEqual(Object.keys(searches[0].body).sort(), ['k', 'query', 'query_id']);
     assert.equal(searches[0].body.k, 100);
+    const ledger = new EmbeddingLedger(join(runDir, 'ledger.sqlite'));
+    assert.deepEqual(ledger.batches('tiny').filter((x) => x.config_id === 'endpoint:url').map((x) => x.status), ['ok', 'ok', 'ok', 'ok'], 'each search a ledger row');
+    ledger.close();
     const r = await scoreRun({ runDir, oracle, configs: ['toy', 'svc'], bm25: false, replicates: 200, seed: 2 });
     assert.deepEqual(r.manifest.failed_configs, []);
     const [toy, svc] = readScoredConfigs(runDir, ['toy', 'svc']);

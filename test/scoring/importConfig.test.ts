@@ -67,6 +67,9 @@ describe('an imported run or imported vectors score exactly like the configurati
     const tied = readRankingsParquet(join(runDir, 'rankings', 'tied.parquet'));
     files['tied.parquet'] = join(dir, 'tied-run.parquet');
     writeParquet(files['tied.parquet'], new Table({ query_id: utf8Column(tied.map((r) => r.query_id)), corpus_id: utf8Column(tied.map((r) => r.corpus_id)), score: float64Column(tied.map((r) => r.score)) }));
+    // And as CSV with a BEIR-style header, quoted ids, a rank column and CRLF line ends.
+    files['tied.csv'] = join(dir, 'tied-run.csv');
+    writeFileSync(files['tied.csv'], ['"query-id",corpus-id,rank,score', ...tied.map((r) => `"${r.query_id}",${r.corpus_id},${r.rank},${r.score}`)].join('\r\n') + '\r\n');
     // toy's vectors as one Parquet file (queries and corpus rows together), tied's as one .npy with its id list.
     const m = (c: string, part: string) => readMatrix(join(runDir, 'embeddings', c, `${part}.arrow`));
     const toyQ = m('toy', 'queries');
@@ -86,21 +89,22 @@ describe('an imported run or imported vectors score exactly like the configurati
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('rankings (TREC, Parquet run) and vectors (Parquet, .npy) imported under new names give the same metrics, deception and ties', async () => {
+  test('rankings (TREC, Parquet, CSV run) and vectors (Parquet, .npy) imported under new names give the same metrics, deception and ties', async () => {
     await cli('import-rankings', runDir, files['toy.trec'], '--name', 'toy-trec');
     await cli('import-rankings', runDir, files['tied.trec'], '--name', 'tied-trec');
     await cli('import-rankings', runDir, files['tied.parquet'], '--name', 'tied-run-pq');
+    await cli('import-rankings', runDir, files['tied.csv'], '--name', 'tied-csv');
     await cli('import-vectors', runDir, files['toy.vectors'], '--name', 'toy-vec');
     const out = await cli('import-vectors', runDir, files['tied.npy'], '--ids', files['tied.ids'], '--name', 'tied-npy');
     assert.match(out, /imported .* as configuration tied-npy: 13 rows, 4 queries/);
-    const ids = ['toy', 'tied', 'toy-trec', 'tied-trec', 'tied-run-pq', 'toy-vec', 'tied-npy'];
+    const ids = ['toy', 'tied', 'toy-trec', 'tied-trec', 'tied-run-pq', 'tied-csv', 'toy-vec', 'tied-npy'];
     const r = await scoreRun({ runDir, oracle, configs: ids, replicates: 200, seed: 3 });
     assert.deepEqual(r.manifest.configs, ids);
     assert.deepEqual(r.manifest.failed_configs, []);
     const scored = Object.fromEntries(readScoredConfigs(runDir, ids).map((c) => [c.config_id, c.queries]));
     // The tied configuration really has tied groups in its executed top 10 (else the check below proves nothing about ties).
     assert.ok(scored.tied.every((q) => q.hits.some((h, i) => i > 0 && h.score === q.hits[i - 1].score)), 'tied groups in every top 10');
-    for (const [copy, source] of [['toy-trec', 'toy'], ['toy-vec', 'toy'], ['tied-trec', 'tied'], ['tied-run-pq', 'tied'], ['tied-npy', 'tied']]) {
+    for (const [copy, source] of [['toy-trec', 'toy'], ['toy-vec', 'toy'], ['tied-trec', 'tied'], ['tied-run-pq', 'tied'], ['tied-csv', 'tied'], ['tied-npy', 'tied']]) {
       assertClose(scored[copy], scored[source], `${copy} vs ${source}`);
       const est = r.report.stats.estimates;
       assertClose(est[copy], est[source], `summary ${copy}`);

@@ -9,6 +9,8 @@ export const EMBEDDING_PROVIDERS = [
   'gemini', // Gemini API through `@google/genai` (task types)
   'mistral', // Mistral API through `@mistralai/mistralai`
   'cohere', // Cohere v2 embed API through `cohere-ai` (input types)
+  'voyage', // Voyage AI embeddings API, plain fetch (input_type query/document, output_dimension, output_dtype)
+  'jina', // Jina AI embeddings API, plain fetch (task types, dimensions)
   'openai-compatible', // any server speaking OpenAI's /v1/embeddings (text-embeddings-inference, vLLM, Ollama)
   'local-onnx', // in-process transformer through @huggingface/transformers + onnxruntime-node
   'local-static', // in-process static (model2vec-style) token-embedding model
@@ -53,6 +55,8 @@ export const EmbeddingConfig = z
     dimensions: z.number().int().positive().nullable(),
     /** Truncated output requested from the provider (Matryoshka `dimensions` / `outputDimensionality`); null = model default. */
     output_dimensionality: z.number().int().positive().nullable().default(null),
+    /** Voyage `output_dtype`: int8 / uint8 vectors arrive as integers and are stored as float32; null = the provider's float. */
+    output_dtype: z.enum(['float', 'int8', 'uint8']).nullable().default(null),
     query: EmbeddingSide.default({ template: '{text}', task_type: null }),
     document: EmbeddingSide.default({ template: '{text}', task_type: null }),
     /** L2-normalise every vector after it arrives (so cosine = dot). */
@@ -110,6 +114,9 @@ export const EmbeddingConfig = z
     }
     if ((c.provider === 'local-onnx' || c.provider === 'local-static' || c.provider === 'local-splade') && !c.local) {
       ctx.addIssue({ code: 'custom', path: ['local'], message: `${c.provider} needs local.model_dir` });
+    }
+    if (c.output_dtype != null && c.provider !== 'voyage') {
+      ctx.addIssue({ code: 'custom', path: ['output_dtype'], message: 'only the voyage provider takes output_dtype' });
     }
     if (c.output_dimensionality != null && c.output_dimensionality !== c.dimensions) {
       ctx.addIssue({ code: 'custom', path: ['output_dimensionality'], message: 'must equal dimensions (the stored length)' });

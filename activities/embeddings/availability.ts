@@ -16,7 +16,7 @@ export interface Availability {
  * cannot drift apart.
  */
 
-const DEFAULT_KEY_ENV: Partial<Record<EmbeddingConfig['provider'], string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY', cohere: 'COHERE_API_KEY' };
+const DEFAULT_KEY_ENV: Partial<Record<EmbeddingConfig['provider'], string>> = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY', mistral: 'MISTRAL_API_KEY', cohere: 'COHERE_API_KEY', voyage: 'VOYAGE_API_KEY', jina: 'JINA_API_KEY' };
 
 /** The variable holding the configuration's API key (its `api_key_env`, else the provider's own); null when none is named. */
 export function apiKeyEnv(config: EmbeddingConfig): string | null {
@@ -89,7 +89,9 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
     case 'openai':
     case 'gemini':
     case 'mistral':
-    case 'cohere': {
+    case 'cohere':
+    case 'voyage':
+    case 'jina': {
       const keyEnv = apiKeyEnv(config)!;
       return apiKeyOf(config, penv) ? { ok: true, detail: `${keyEnv} set` } : { ok: false, detail: `no API key: set ${keyEnv}` };
     }

@@ -29,7 +29,7 @@ export interface ProviderEnv {
   /** Root of local model folders (default `.execretrieval/models`). */
   modelRoot: string;
   /** Base URL override per hosted provider (tests point the real SDKs at the fake server with this). */
-  baseUrls?: Partial<Record<'openai' | 'gemini' | 'mistral' | 'cohere', string>>;
+  baseUrls?: Partial<Record<'openai' | 'gemini' | 'mistral' | 'cohere' | 'voyage' | 'jina', string>>;
   /** What each OpenAI-compatible server (by base URL) listed at `GET /models` (serverModels.ts `listServers`); read by `availability`. */
   servers?: ReadonlyMap<string, ServerListing>;
 }

@@ -85,6 +85,12 @@ export function loadBenchmark(dir: string): LoadedBenchmark {
   return { dir, queries, corpus, corpusIndex, rejections };
 }
 
+/** The benchmark with only `queryIds` among its queries (a partial import's coverage); the corpus stays whole. */
+export function restrictQueries(bench: LoadedBenchmark, queryIds: readonly string[]): LoadedBenchmark {
+  const keep = new Set(queryIds);
+  return { ...bench, queries: bench.queries.filter((q) => keep.has(q.query_id)) };
+}
+
 /** The oracle's suite for a release-format query. */
 export function suiteOf(q: QueryRecord): TestSuite {
   if (q.test_program) return { kind: 'check', program: q.test_program, entry_point: q.entry_point! };

@@ -4,6 +4,8 @@ import { DEFAULT_TIE_KEY } from '../../core/ranking/tieKey.ts';
 import { readMatrix } from '../embeddings/matrix.ts';
 import type { LoadedBenchmark } from './benchmark.ts';
 import type { ConfigSource } from './configs.ts';
+import { rankImported } from '../../core/ranking/imported.ts';
+import { readParquet } from '../storage/parquet.ts';
 
 export function rankQueries(bench: LoadedBenchmark): RankQuery[] {
   return bench.queries.map((q) => ({
@@ -36,10 +38,20 @@ export function rankConfig(bench: LoadedBenchmark, source: ConfigSource, depth =
   if (source.kind === 'bm25') {
     return rankBm25(queries, bench.corpus.map((c) => ({ id: c.corpus_id, text: c.code })), depth, { k1: source.k1, b: source.b, tieKey });
   }
+  if (source.kind === 'rankings') return rankImported(queries, readImportedRows(source.file), bench.corpus.map((c) => c.corpus_id), depth, tieKey);
   const Q = alignRows(source.queries, bench.queries.map((q) => q.query_id));
   const C = alignRows(source.corpus, bench.corpus.map((c) => c.corpus_id));
   // The matrices say how they score (the configuration's `similarity`, written by the sweep): SPLADE's packed
   // (term, weight) rows by sparse dot product, everything else by cosine.
   const rank = C.metadata.similarity === 'sparse-dot' ? rankSparse : rankDense;
   return rank(queries, Q, C, bench.corpus.map((c) => c.corpus_id), depth, tieKey);
+}
+
+/** The checked rows `import-rankings` stored (query_id, corpus_id, score). */
+export function readImportedRows(file: string): { query_id: string; corpus_id: string; score: number }[] {
+  const t = readParquet(file);
+  const q = t.getChild('query_id')!.toArray() as unknown as string[];
+  const c = t.getChild('corpus_id')!.toArray() as unknown as string[];
+  const s = t.getChild('score')!.toArray() as Float64Array;
+  return Array.from({ length: t.numRows }, (_, i) => ({ query_id: String(q[i]), corpus_id: String(c[i]), score: s[i] }));
 }

@@ -7,8 +7,8 @@ import { tieKeyOfSeed, tieRuleText } from '../../core/ranking/tieKey.ts';
 import { manifestLayers, type Oracle } from '../exec/types.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
-import { loadBenchmark, type ScoringRejection } from './benchmark.ts';
-import { discoverConfigs } from './configs.ts';
+import { loadBenchmark, restrictQueries, type ScoringRejection } from './benchmark.ts';
+import { discoverConfigs, querySubset } from './configs.ts';
 import { benchmarkNameFacts, executeTopK, pairKey } from './execute.ts';
 import { rankConfig } from './rankConfig.ts';
 import { rankingRows, writeRankingsParquet, type RankingRow } from './rankingsParquet.ts';
@@ -52,6 +52,8 @@ export interface ScoringManifest {
    * runs scored before issue 28 (their rankings used 32-bit FNV-1a of the id).
    */
   tie_break?: { key: string; rule: string };
+  /** Set when a partial import limited scoring to the queries it covers: those ids, and the imports that asked. */
+  query_subset?: { query_ids: string[]; by: string[] } | null;
 }
 
 /**
@@ -64,10 +66,15 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   const t0 = performance.now();
   const clock = () => (performance.now() - t0) / 1000;
   const { oracle, counts } = countingOracle(opts.oracle);
-  const bench = loadBenchmark(benchmarkDirOf(opts.runDir));
-  for (const r of bench.rejections) log(`rejected ${r.file}${r.line ? `:${r.line}` : ''}${r.record ? ` ${r.record}` : ''} ${r.field}: ${r.message}`);
+  const loaded = loadBenchmark(benchmarkDirOf(opts.runDir));
+  for (const r of loaded.rejections) log(`rejected ${r.file}${r.line ? `:${r.line}` : ''}${r.record ? ` ${r.record}` : ''} ${r.field}: ${r.message}`);
   const { configs, missing } = discoverConfigs(opts.runDir, { only: opts.configs, bm25: opts.bm25 });
   for (const m of missing) log(`config ${m}: no matrices under embeddings/${m}/ (skipped)`);
+  // A partial import (`import-rankings --partial`) is compared on the queries it covers: every configuration is.
+  const subset = querySubset(configs, loaded.queries.map((q) => q.query_id));
+  if (subset) log(`scoring every configuration on the ${subset.query_ids.length} of ${loaded.queries.length} queries that ${subset.by.join(', ')} cover${subset.by.length > 1 ? '' : 's'} (partial import)`);
+  if (subset && subset.query_ids.length === 0) throw new Error(`score: the partial imports ${subset.by.join(', ')} cover no query in common; score them apart with --configs`);
+  const bench = subset ? restrictQueries(loaded, subset.query_ids) : loaded;
   const corpusIds = bench.corpus.map((c) => c.corpus_id);
   const tieKey = opts.tieKey ?? tieKeyOfSeed(opts.seed ?? DEFAULT_SEED);
   // The not_defined facts are a Python child that needs only the benchmark: started now, it runs on the other
@@ -147,6 +154,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     bootstrap,
     sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
     tie_break: { key: tieKey, rule: tieRuleText(tieKey) },
+    query_subset: subset,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();

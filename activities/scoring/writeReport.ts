@@ -8,7 +8,7 @@ import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
 import { writePairwiseParquet } from './pairwiseParquet.ts';
 import { benchmarkDirOf } from '../embeddings/benchmarkItems.ts';
-import { loadBenchmark, type LoadedBenchmark } from './benchmark.ts';
+import { loadBenchmark, restrictQueries, type LoadedBenchmark } from './benchmark.ts';
 import { writeBeirExport, writeBeirResults, writeExecQrels, writeTrecQrels, writeTrecRun, type ExportRanking } from './exports.ts';
 import { readRankingsParquet, type RankingRow } from './rankingsParquet.ts';
 import { readExecutionsParquet, readScoredConfigs, reportDir, scoringDir, writeScoresParquet, type ExecutionRow } from './scoringFiles.ts';
@@ -28,6 +28,8 @@ import type { CorpusRecord } from '../../schemas/benchmark.ts';
 import { headlineVerdict, sortedConfigs, WINNER_METRIC } from '../../core/report/headline.ts';
 import { MD_PAIRWISE } from '../../core/report/markdown.ts';
 import { yieldToLoop } from './yieldToLoop.ts';
+import { rerankStage, type RerankStageRow } from '../../core/report/rerankStage.ts';
+import { readImportManifest } from './configs.ts';
 
 export interface ReportOptions {
   replicates: number;
@@ -62,7 +64,9 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
   // `score` hands over the benchmark it has just loaded and validated from the same files (0.7 s of CPU for MBPP).
-  const bench = loaded.bench ?? loadBenchmark(benchmarkDirOf(runDir));
+  const full = loaded.bench ?? loadBenchmark(benchmarkDirOf(runDir));
+  // A partial import limited scoring to some queries (scoreRun.ts): the report and exports cover the same ones.
+  const bench = !loaded.bench && manifest.query_subset ? restrictQueries(full, manifest.query_subset.query_ids) : full;
   // Each rankings file is read once: the second stage and the exports both need BM25's. `score` hands over the
   // rows of the files it has just written (rankingsParquet.ts rankingRows, what reading them gives back).
   const rankingsRead = new Map<string, RankingRow[]>(loaded.rankings ?? []);
@@ -83,6 +87,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   const second_stage = secondStageRows(runDir, configs, opts, rankingsOf);
   await yieldToLoop();
   const edit_position = await editPositionRows(configs, bench.corpus, opts);
+  const rerank = rerankRows(runDir, configs, opts);
 
   const summary = {
     run,
@@ -124,6 +129,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
     resolution,
     second_stage,
     edit_position,
+    rerank,
   };
   const files: string[] = [];
   const put = async (name: string, write: (p: string) => void) => {
@@ -138,7 +144,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   await put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
   await put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   await put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  await put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position })));
+  await put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position, rerank })));
   await put('report.html', (p) =>
     writeFileAtomic(
       p,
@@ -148,7 +154,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
         canonicalRanks: Object.fromEntries(configs.map((c) => [c.config_id, c.queries.map((q) => q.metrics.canonical_rank)])),
         drilldown: buildDrilldown(bench.queries, bench.corpus, configs),
         failed: manifest.failed_configs,
-        analyses: { density, resolution, secondStage: second_stage, editPosition: edit_position },
+        analyses: { density, resolution, secondStage: second_stage, editPosition: edit_position, rerank },
       }),
     ),
   );
@@ -193,6 +199,18 @@ function secondStageRows(runDir: string, configs: readonly { config_id: string; 
     m.set(row.corpus_id, row.rank);
   }
   return configs.filter((c) => c.config_id !== SECOND_STAGE).map((c) => secondStage(c.config_id, c.queries, SECOND_STAGE, ranks, EXEC_DEPTH, opts));
+}
+
+/** Each scored reranker (import.json kind rerank, `execretrieval rerank`) beside its scored first stage. */
+function rerankRows(runDir: string, configs: readonly { config_id: string; queries: ScoredQuery[] }[], opts: ReportOptions): RerankStageRow[] {
+  const byId = new Map(configs.map((c) => [c.config_id, c.queries]));
+  const rows: RerankStageRow[] = [];
+  for (const c of configs) {
+    const r = readImportManifest(join(runDir, 'embeddings', c.config_id))?.rerank;
+    const first = r && byId.get(r.over);
+    if (r && first) rows.push(rerankStage({ config_id: c.config_id, over: r.over, reranker_id: r.reranker_id, depth: r.depth }, c.queries, first, opts));
+  }
+  return rows;
 }
 
 /** Deception with and without the twins whose edit lies past the model's token limit (local transformer configurations). */

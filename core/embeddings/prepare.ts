@@ -31,5 +31,7 @@ export function invocationFingerprint(config: EmbeddingConfig, side: Side): stri
     config.local?.model_dir ?? null,
     config.local?.pooling ?? null,
     config.local?.dtype ?? null,
+    // Appended only when set, so every fingerprint written before the field existed (and the caches keyed by it) stays valid.
+    ...(config.output_dtype ? [config.output_dtype] : []),
   ]);
 }

@@ -2,6 +2,7 @@ import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
 import type { EditPositionRow } from './editPosition.ts';
+import { RERANK_HEADER, rerankCells, type RerankStageRow } from './rerankStage.ts';
 import { escapeHtml, fmt, fmtCi, fmtP } from './format.ts';
 import { densityCharts, editPositionChart, resolutionCharts, secondStageChart } from './analysisCharts.ts';
 
@@ -10,6 +11,8 @@ export interface Analyses {
   resolution: readonly ResolutionRow[];
   secondStage: readonly SecondStageRow[];
   editPosition: readonly EditPositionRow[];
+  /** Rerankers beside their first stage (absent in reports built before rerankers existed). */
+  rerank?: readonly RerankStageRow[];
 }
 
 /** An HTML table; `id` lets a reader find it, each row's `data-row` names it. */
@@ -90,6 +93,12 @@ export function analysesHtml(a: Analyses): string {
           cells: [r.config_id, String(r.max_tokens), String(r.twins), `${r.unseen} (${fmt(r.twins ? (100 * r.unseen) / r.twins : NaN, 1)}%)`, fmtCi(r.deception_all), fmtCi(r.deception_seen), fmtCi(r.tie_all), fmtCi(r.tie_seen)],
         }))) +
         '</div>',
+    );
+  }
+  if (a.rerank?.length) {
+    out.push(
+      '<h2 id="rerank">Rerankers beside their first stage</h2><p class="note">exec@1 of the first stage and of the reranker over its top list, the paired gain with the exact McNemar test (b: reranker passes, first stage fails; c: the reverse), the first stage\'s exec@10 as the ceiling, and the share of that room the reranker recovers. Glossary: second_stage.</p>' +
+        `<div class="scroll">${table('rerank-table', RERANK_HEADER, a.rerank.map((r) => ({ key: r.config_id, cells: rerankCells(r) })))}</div>`,
     );
   }
   return out.join('\n');

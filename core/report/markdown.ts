@@ -9,6 +9,7 @@ import type { DensityTable } from './density.ts';
 import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
 import type { EditPositionRow } from './editPosition.ts';
+import { rerankMarkdown, type RerankStageRow } from './rerankStage.ts';
 
 /** Pairwise tables printed in the Markdown (the full set is in pairwise.parquet). */
 export const MD_PAIRWISE = ['exec@1', 'exec@10', 'ndcg@10'];
@@ -30,6 +31,8 @@ export interface MarkdownContext {
   resolution?: readonly ResolutionRow[];
   secondStage?: readonly SecondStageRow[];
   editPosition?: readonly EditPositionRow[];
+  /** Rerankers beside their first stage (core/report/rerankStage.ts). */
+  rerank?: readonly RerankStageRow[];
 }
 
 /** report.md: headline table with CIs, deception by bug type and domain, significance tables, glossary. Pure. */
@@ -94,6 +97,7 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
     );
   }
   out.push(...analysesMarkdown(ctx.density ?? [], ctx.resolution ?? [], ctx.secondStage ?? [], ctx.editPosition ?? []));
+  out.push(...rerankMarkdown(ctx.rerank ?? []));
   out.push('', '## Glossary', '', 'One definition per column (the same text is in report.html, summary.json `definitions` and docs/metrics.md).', '');
   for (const d of GLOSSARY) out.push(`- **${d.name}**: ${d.text} (\`${d.code}\`)`);
   return out.join('\n') + '\n';

@@ -73,7 +73,9 @@ test('the default run leaves out configurations marked default_run: false; namin
   const reg = loadRegistry({ root: process.cwd(), env: {} });
   const all = reg.entries.map((e) => e.config.config_id);
   const byDefault = selectConfigs(reg.entries, null).map((c) => c.config_id);
-  assert.deepEqual(all.filter((id) => !byDefault.includes(id)), ['local-all-minilm-l6-v2-int8', 'local-all-mpnet-base-v2']);
+  // The code models added for issue 24 (hosted or needing a server of their own) run when named.
+  const named = ['voyage-code-3', 'voyage-code-3-512-int8', 'jina-embeddings-v2-base-code', 'jina-code-embeddings-0.5b', 'jina-code-embeddings-1.5b', 'nomic-embed-code', 'codesage-large-v2'];
+  assert.deepEqual(all.filter((id) => !byDefault.includes(id)), [...named, 'local-all-minilm-l6-v2-int8', 'local-all-mpnet-base-v2']);
   assert.ok(byDefault.includes('local-splade-tiny') && byDefault.includes('local-all-minilm-l6-v2') && byDefault.includes('bm25'));
   assert.deepEqual(selectConfigs(reg.entries, ['local-all-mpnet-base-v2', 'bm25']).map((c) => c.config_id), ['local-all-mpnet-base-v2', 'bm25']);
   // Not part of the invocation: flipping it (or the license) leaves cached vectors valid.

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local HTTP server speaking the embedding APIs of OpenAI (`/openai/v1/embeddings`, also what
  * OpenAI-compatible servers speak), Gemini (`/gemini/v1beta/models/{model}:batchEmbedContents` and
- * `:embedContent`), Mistral (`/mistral/v1/embeddings`) and Cohere (`/cohere/v2/embed`), so tests drive the real SDKs over real HTTP.
+ * `:embedContent`), Mistral (`/mistral/v1/embeddings`), Cohere (`/cohere/v2/embed`, `/cohere/v2/rerank`), Voyage
+ * (`/voyage/v1/embeddings`, `/voyage/v1/rerank`) and Jina (`/jina/v1/embeddings`, `/jina/v1/rerank`), so tests drive the
+ * real SDKs (or our plain fetch where no SDK is installed) over real HTTP. Rerank scores are `fakeRerankScore`.
  *
  * Vectors are a deterministic function of (model, text, dimensions): the first components come from the
  * sha256 of the text, so equal texts give equal vectors and tests can recompute any expected vector with
@@ -14,7 +16,8 @@ import type { AddressInfo } from 'node:net';
  * client with a batch in flight: the request is still answered and billed). Every request is recorded (auth headers included, so
  * tests can check the key went out; the server never logs them).
  */
-export type Api = 'openai' | 'gemini' | 'mistral' | 'cohere';
+export type Api = 'openai' | 'gemini' | 'mistral' | 'cohere' | 'voyage' | 'jina';
+const APIS: readonly Api[] = ['openai', 'gemini', 'mistral', 'cohere', 'voyage', 'jina'];
 export type Fault = { status: 429; retryAfter?: string; retryDelayBody?: string } | { status: 500 } | { status: 'short' } | { status: 'hold'; ms: number };
 
 export interface RecordedRequest {
@@ -53,6 +56,11 @@ export function fakeVector(model: string, text: string, dims: number): Float32Ar
   return v;
 }
 
+/** A rerank API's relevance score for (model, query, document): deterministic, in [0, 1), recomputable by tests. */
+export function fakeRerankScore(model: string, query: string, doc: string): number {
+  return createHash('sha256').update(`${model}\u0000${query}\u0000${doc}`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
 /** Rough token count the fake reports as usage: whitespace-separated words. */
 export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
@@ -63,7 +71,7 @@ export const fakeTokens = (text: string) => text.split(/\s+/).filter(Boolean).le
 export async function startFakeEmbeddingServer(opts: { dims?: Record<string, number>; defaultDims?: number; billing?: 'words' | 'bytes'; models?: string[] } = {}): Promise<FakeEmbeddingServer> {
   const tokensOf = opts.billing === 'bytes' ? (t: string) => Buffer.byteLength(t, 'utf8') + 4 : fakeTokens;
   const requests: RecordedRequest[] = [];
-  const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [], cohere: [] };
+  const faults: Record<Api, Fault[]> = { openai: [], gemini: [], mistral: [], cohere: [], voyage: [], jina: [] };
   const modelFaults = new Map<string, Fault[]>();
   const dimsOf = (model: string, asked?: number) => asked ?? opts.dims?.[model] ?? opts.defaultDims ?? 8;
 
@@ -99,7 +107,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     } catch {
       return send(res, 400, { error: { message: 'body is not JSON' } });
     }
-    const api: Api | null = (['openai', 'gemini', 'mistral', 'cohere'] as const).find((a) => path.startsWith(`/${a}/`)) ?? null;
+    const api: Api | null = APIS.find((a) => path.startsWith(`/${a}/`)) ?? null;
     if (!api) return send(res, 404, { error: { message: `no route ${path}` } });
     // What an OpenAI-compatible server lists (`models` option); without it, a server that has no such route.
     // Answered apart: not an embedding request, so neither recorded nor given a scripted fault.
@@ -125,6 +133,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
   };
 
   const inputsOf = (api: Api, path: string, body: any): string[] => {
+    if (path.endsWith('/rerank')) return (body.documents ?? []).map((d: string) => `${body.query} ${d}`);
     if (api === 'cohere') return body.texts ?? [];
     if (api === 'gemini') {
       const reqs: any[] = path.endsWith(':batchEmbedContents') ? (body.requests ?? []) : [body];
@@ -174,6 +183,29 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
         meta: { api_version: { version: '2' }, billed_units: { input_tokens: tokens } },
       });
     }
+    if (path.endsWith('/rerank') && (api === 'cohere' || api === 'voyage' || api === 'jina')) {
+      // The three rerank APIs: results sorted by relevance, cut to top_n (Cohere, Jina) / top_k (Voyage).
+      const docs: string[] = body.documents ?? [];
+      const limit = api === 'voyage' ? body.top_k : body.top_n;
+      const ranked = docs.map((d, index) => ({ index, relevance_score: fakeRerankScore(body.model, body.query, d) })).sort((a, b) => b.relevance_score - a.relevance_score);
+      const results = trim(ranked.slice(0, limit ?? docs.length));
+      const tokens = inputsOf(api, path, body).reduce((a, t) => a + tokensOf(t), 0);
+      if (api === 'cohere') return send200({ id: 'rr-1', results, meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } });
+      if (api === 'voyage') return send200({ object: 'list', data: results, model: body.model, usage: { total_tokens: tokens } });
+      return send200({ model: body.model, usage: { total_tokens: tokens, prompt_tokens: tokens }, results });
+    }
+    if ((api === 'voyage' || api === 'jina') && path === `/${api}/v1/embeddings`) {
+      // Both answer OpenAI's shape; Voyage takes output_dimension, Jina dimensions.
+      const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      const dims = dimsOf(body.model, (api === 'voyage' ? body.output_dimension : body.dimensions) ?? undefined);
+      const tokens = input.reduce((a, t) => a + tokensOf(t), 0);
+      return send200({
+        object: 'list',
+        model: body.model,
+        data: trim(input.map((t, index) => ({ object: 'embedding', index, embedding: Array.from(fakeVector(body.model, t, dims)) }))),
+        usage: { total_tokens: tokens, ...(api === 'jina' ? { prompt_tokens: tokens } : {}) },
+      });
+    }
     const g = /^\/gemini\/v1beta\/models\/([^:]+):(batchEmbedContents|embedContent)$/.exec(path);
     if (api === 'gemini' && g) {
       const model = g[1];
@@ -196,7 +228,7 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral`, cohere: `${url}/cohere` },
+    baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral`, cohere: `${url}/cohere`, voyage: `${url}/voyage/v1`, jina: `${url}/jina/v1` },
     requests,
     get inflight() {
       return inflight;

@@ -48,7 +48,7 @@ const llmCases = Object.keys(prices.models)
 
 test('the table covers every LLM provider with a price and every priced embedding provider', () => {
   assert.deepEqual([...new Set(llmCases.map((c) => c.provider))].sort(), ['anthropic', 'gemini', 'openai']);
-  assert.deepEqual([...new Set(embeddingConfigs.map((c) => c.provider))].sort(), ['cohere', 'gemini', 'mistral', 'openai']);
+  assert.deepEqual([...new Set(embeddingConfigs.map((c) => c.provider))].sort(), ['cohere', 'gemini', 'mistral', 'openai', 'voyage']);
 });
 
 for (const c of llmCases) {

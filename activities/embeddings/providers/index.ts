@@ -12,6 +12,8 @@ export const PROVIDERS: Record<Exclude<EmbeddingProviderName, 'bm25'>, ProviderF
   gemini: async (c, e) => (await import('./gemini.ts')).createGeminiProvider(c, e),
   mistral: async (c, e) => (await import('./mistral.ts')).createMistralProvider(c, e),
   cohere: async (c, e) => (await import('./cohere.ts')).createCohereProvider(c, e),
+  voyage: async (c, e) => (await import('./voyageJina.ts')).createVoyageProvider(c, e),
+  jina: async (c, e) => (await import('./voyageJina.ts')).createJinaProvider(c, e),
   'local-onnx': async (c, e) => (await import('./localOnnx.ts')).createLocalOnnxProvider(c, e),
   'local-static': async (c, e) => (await import('./localStatic.ts')).createLocalStaticProvider(c, e),
   'local-splade': async (c, e) => (await import('./localSplade.ts')).createLocalSpladeProvider(c, e),

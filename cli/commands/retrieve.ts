@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
+import { EndpointCache } from '../../activities/endpoint/cache.ts';
+import { loadEndpoints } from '../../activities/endpoint/configs.ts';
+import { retrieveRun } from '../../activities/endpoint/retrieve.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
+import { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
+import { CliError } from '../errors.ts';
+
+/** Where endpoint answers are cached (EXECRETRIEVAL_RETRIEVAL_CACHE overrides). */
+export const retrievalCachePath = (env: Readonly<Record<string, string | undefined>>) => env.EXECRETRIEVAL_RETRIEVAL_CACHE ?? join(stateDir(), 'retrieval-cache.sqlite');
+
+export function registerRetrieve(program: Command, env: Readonly<Record<string, string | undefined>> = process.env): void {
+  program
+    .command('retrieve')
+    .description('Add a configuration answered by your own search service: every benchmark query is sent to a retrieval endpoint (POST <url>/search {query_id, query, k} -> {results: [{corpus_id, score}]}), docs/own-retriever.md')
+    .argument('<run>', 'run id (under runs/) or run directory')
+    .argument('<endpoint>', 'an endpoint id from .execretrieval/retrieval-endpoints.json or --config-file, or a base URL (http://host:port)')
+    .option('--name <config>', 'configuration id of the result (default: the endpoint id; required with a URL)')
+    .option('--k <n>', 'results asked per query (default: the entry\'s k, else 100)', (v) => Number(v))
+    .option('--index', 'send the corpus to <url>/index before the first search (a URL endpoint; entries say it with "index": true)')
+    .option('--replace', 'overwrite a configuration of that name')
+    .option('--config-file <files...>', 'endpoint registry files ({"endpoints": [...]})', [])
+    .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written).')
+    .action(async (run: string, ref: string, opts: { name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[] }) => {
+      let endpoint: RetrievalEndpoint | undefined;
+      if (/^https?:\/\//.test(ref)) {
+        if (!opts.name) throw new CliError('a URL endpoint needs --name (the configuration id it is scored under)', EXIT_CODES.usage);
+        // Answers are cached by URL and k (the fingerprint), so every name given to the same URL shares them.
+        endpoint = RetrievalEndpoint.parse({ endpoint_id: 'url', url: ref, index: opts.index ?? false });
+      } else {
+        let all: Map<string, RetrievalEndpoint>;
+        try {
+          all = loadEndpoints(projectRoot(), opts.configFile);
+        } catch (e) {
+          throw new CliError((e as Error).message, EXIT_CODES.usage);
+        }
+        endpoint = all.get(ref);
+        if (!endpoint) throw new CliError(`unknown endpoint "${ref}" (known: ${[...all.keys()].join(', ') || 'none: add one to .execretrieval/retrieval-endpoints.json or pass a URL'})`, EXIT_CODES.usage);
+      }
+      if (opts.k !== undefined) {
+        if (!Number.isInteger(opts.k) || opts.k < 1) throw new CliError(`--k ${opts.k}: expected a positive integer`, EXIT_CODES.usage);
+        endpoint = { ...endpoint, k: opts.k };
+      }
+      if (opts.index) endpoint = { ...endpoint, index: true };
+      const cache = new EndpointCache(retrievalCachePath(env));
+      try {
+        const { dir, manifest } = await retrieveRun({ runDir: resolveRunDir(run), endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
+        const s = manifest.endpoint!;
+        console.log(`retrieved the top ${s.k} of ${manifest.n_queries} queries from ${s.url} as configuration ${manifest.config_id}: ${s.requests} searches sent, ${s.cached} cached${s.index_sent ? ', corpus indexed' : ''}${s.empty_answers ? `, ${s.empty_answers} empty answers (ranked all tied)` : ''}`);
+        console.log(`  ${dir}`);
+        console.log('next: execretrieval score <run>');
+      } finally {
+        cache.close();
+      }
+    });
+}

@@ -48,6 +48,10 @@ export interface GateInput {
   expectRevision?: string;
   /** Cases refused before evaluation (revision other than the index's), with reasons. */
   refused: readonly { case_id: string; reason: string }[];
+  /** Recorded mode: replayed records refused by verification (core/repo/replay.ts), with reasons. */
+  rejectedRecords?: readonly { case_id: string; retriever: string; reason: string }[];
+  /** The sha256 of results.jsonl as the run recorded it in summary.json, and as the file hashes now. */
+  resultsSha256?: { recorded: string; actual: string };
 }
 
 export interface GateVerdict {
@@ -71,6 +75,22 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     ok: input.retrieversInRun.includes(input.retriever),
     actual: input.retrieversInRun.includes(input.retriever) ? input.retriever : `no results for ${input.retriever}; the run has ${input.retrieversInRun.join(', ') || 'none'}`,
     required: 'results for the named configuration (names list their components)',
+  });
+  if (input.resultsSha256) {
+    const { recorded, actual } = input.resultsSha256;
+    checks.push({
+      name: 'results as the run wrote them',
+      ok: recorded === actual,
+      actual: recorded === actual ? 'results.jsonl matches summary.json' : `results.jsonl hashes to ${actual.slice(0, 12)}…, the run recorded ${recorded.slice(0, 12)}… (edited after the run)`,
+      required: 'unchanged since the run',
+    });
+  }
+  const rejected = input.rejectedRecords ?? [];
+  checks.push({
+    name: 'replayed records verified',
+    ok: rejected.length === 0,
+    actual: rejected.length ? `${rejected.length} rejected: ${list(rejected.map((r) => `${r.case_id} [${r.retriever}]: ${r.reason}`))}` : 'none rejected',
+    required: 'none rejected',
   });
   checks.push({ name: 'cases evaluated', ok: input.results.length > 0, actual: String(input.results.length), required: '> 0' });
   checks.push({

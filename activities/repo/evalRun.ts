@@ -1,7 +1,7 @@
 import type { GoldCase } from '../../schemas/gold.ts';
 import type { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { aggregate, type AggregateRow } from '../../core/repo/aggregate.ts';
-import { diagnoseCase, type RepoView } from '../../core/repo/diagnose.ts';
+import { diagnoseCase, staleTarget, type RepoView } from '../../core/repo/diagnose.ts';
 import { evaluateCase } from '../../core/repo/evaluate.ts';
 import { fileMatches, sameRevision } from '../../core/repo/evidence.ts';
 import { splitOf } from '../../core/repo/split.ts';
@@ -49,6 +49,8 @@ export interface EvalRunOutput {
   evaluated: EvaluatedCase[];
   results: CaseResult[];
   refused: { case_id: string; reason: string }[];
+  /** Evidence targets absent at their case's pinned revision (stale gold labels), every case checked. */
+  staleTargets: { case_id: string; field: string; message: string }[];
   /** Replayed records refused by verification (core/repo/replay.ts): tampered, foreign, or of another run. */
   rejectedRecords: { case_id: string; retriever: string; reason: string }[];
   aggregates: AggregateRow[];
@@ -117,6 +119,19 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const texts = new TreeTexts(new GitRepo(input.repoDir), new Map(index.inventory.map((e) => [e.path, e.oid])));
   const byFile = set?.byFile ?? chunksByFile(index.chunks);
   const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [] };
+  // Stale gold: every target of every case that runs, not only those of failed cases (a stale alternative
+  // in an anyOf group can sit beside a passing one and still be a wrong label).
+  const staleTargets: EvalRunOutput['staleTargets'] = [];
+  const symbolFiles = cases.flatMap((c) => c.evidence.flatMap((g) => g.anyOf.filter((t) => t.symbol !== undefined).flatMap((t) => paths.filter((p) => fileMatches(p, t.file)))));
+  await texts.prefetch([...new Set(symbolFiles)]); // one read of the object store for every case
+  for (const c of cases) {
+    c.evidence.forEach((g, gi) =>
+      g.anyOf.forEach((t, ti) => {
+        const why = staleTarget(t, c.repositoryRevision, view);
+        if (why) staleTargets.push({ case_id: c.id, field: `evidence.${gi}.anyOf.${ti}`, message: `stale gold label: ${why}` });
+      }),
+    );
+  }
   const tokensOf = new Map<string, number>();
   const cost = (ids: readonly string[]) => {
     let lines = 0;
@@ -179,5 +194,5 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
     evaluated.push({ testCase, result, record, bundle });
   }
   const results = evaluated.map((e) => e.result);
-  return { evaluated, results, refused, rejectedRecords, aggregates: aggregate(results) };
+  return { evaluated, results, refused, staleTargets, rejectedRecords, aggregates: aggregate(results) };
 }

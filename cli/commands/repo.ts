@@ -8,7 +8,7 @@ import { CaseResult, IndexManifest, type RetrievalRecord } from '../../schemas/r
 import { defaultPolicy, DEFAULT_EXCLUDES } from '../../core/repo/pathPolicy.ts';
 import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rerank.ts';
 import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
-import { formatGoldError } from '../../core/repo/goldParse.ts';
+import { formatGoldError, type GoldError } from '../../core/repo/goldParse.ts';
 import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
 import { approxTokens, DEFAULT_CHUNK_LIMITS } from '../../core/repo/chunkBounds.ts';
 import { pct } from '../../core/repo/aggregate.ts';
@@ -68,7 +68,7 @@ function repoDirOf(manifest: IndexManifest, given: string | undefined): string {
 const RunSummary = z.object({
   index: z.object({ revision: z.string(), index_build_id: z.string(), completed: z.boolean() }),
   refused: z.array(z.object({ case_id: z.string(), reason: z.string() })),
-  gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string() })),
+  gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string(), kind: z.literal('stale_target').optional() })),
   rejected_records: z.array(z.object({ case_id: z.string(), retriever: z.string(), reason: z.string() })),
   results_sha256: z.string(),
 });
@@ -264,11 +264,16 @@ export function registerRepo(program: Command): void {
       // Files the size limit kept out are unsearchable source a reader of the results must know about.
       const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));
       for (const f of oversize) console.error(`not indexed (over maxFileBytes ${index.manifest.policy.maxFileBytes}): ${f.path} (${f.bytes} bytes)`);
+      // Stale targets are gold errors too (listed, and failing the gate unless --allow-stale-gold).
+      const stale: GoldError[] = out.staleTargets.map((t) => ({ ...(gold.origin.get(t.case_id) ?? { file: o.cases, line: 0 }), case_id: t.case_id, field: t.field, message: t.message, kind: 'stale_target' }));
+      for (const e of stale) console.error(`stale gold case: ${formatGoldError(e)}`);
+      extra.gold_errors = [...gold.errors, ...stale];
       writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) }, index.chunks);
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       for (const r of out.rejectedRecords) console.error(`rejected record ${r.case_id} [${r.retriever}] of run ${replay?.runId}: ${r.reason}`);
       if (out.rejectedRecords.length) process.exitCode = EXIT_CODES.failed; // records rejected, the rest scored
+      if (stale.length) process.exitCode = EXIT_CODES.failed;
       if (gold.errors.length) process.exitCode = EXIT_USAGE;
     }));
 
@@ -318,7 +323,8 @@ export function registerRepo(program: Command): void {
     .option('--max-forbidden <n>', 'maximum cases with a forbidden source in context', String(DEFAULT_GATE.maxForbiddenCases))
     .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
     .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
-    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
+    .option('--allow-stale-gold', 'list gold targets absent at their pinned revision without failing on them (while they are relabelled)')
+    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean; allowStaleGold?: boolean }) => {
       const rate = (flag: string, v: string) => {
         const x = Number(v);
         if (!(v.trim() !== '' && x >= 0 && x <= 1)) throw new Error(`${flag}: ${JSON.stringify(v)} is not a rate within [0, 1]`);
@@ -338,7 +344,9 @@ export function registerRepo(program: Command): void {
           retriever: o.retriever,
           results,
           retrieversInRun: [...new Set(all.map((r) => r.retriever))],
-          goldErrors: summary.gold_errors.map(formatGoldError),
+          goldErrors: summary.gold_errors.filter((e) => e.kind !== 'stale_target').map(formatGoldError),
+          staleGold: summary.gold_errors.filter((e) => e.kind === 'stale_target').map(formatGoldError),
+          allowStaleGold: o.allowStaleGold === true,
           index: summary.index,
           expectRevision: o.expectRev,
           refused: summary.refused,

@@ -42,6 +42,10 @@ export interface GateInput {
   retrieversInRun: readonly string[];
   /** Gold cases the run rejected as malformed, formatted (`file:line (id) field: message`). */
   goldErrors: readonly string[];
+  /** Evidence targets absent at their case's pinned revision, formatted as gold errors. */
+  staleGold?: readonly string[];
+  /** `--allow-stale-gold`: list stale targets without failing on them (a relabelling in progress). */
+  allowStaleGold?: boolean;
   /** The run's index manifest identity. */
   index: { revision: string; index_build_id: string; completed: boolean };
   /** The commit the caller requires the index to be of (`--expect-rev`), when given. */
@@ -69,6 +73,13 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     ok: input.goldErrors.length === 0,
     actual: input.goldErrors.length ? `${input.goldErrors.length} rejected: ${list(input.goldErrors)}` : 'none rejected',
     required: 'none rejected',
+  });
+  const stale = input.staleGold ?? [];
+  checks.push({
+    name: 'gold targets exist at their revision',
+    ok: stale.length === 0 || input.allowStaleGold === true,
+    actual: stale.length ? `${stale.length} stale: ${list(stale)}${input.allowStaleGold ? ' (allowed by --allow-stale-gold)' : ''}` : 'none stale',
+    required: input.allowStaleGold ? 'listed (--allow-stale-gold)' : 'none stale',
   });
   checks.push({
     name: 'configuration in run',

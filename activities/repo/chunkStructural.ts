@@ -365,6 +365,13 @@ export async function chunkStructural(path: string, source: string, language: La
         glue.push(node);
         continue;
       }
+      // A stray `;` or `}` right after a definition (`type T = …\n;`, error recovery's leftovers) is that
+      // definition's closing line, not a nameless chunk of its own.
+      const last = pieces[pieces.length - 1];
+      if (!glue.length && last && /^[\]});,]+$/.test(node.text.trim()) && (node.type === 'empty_statement' || node.type === 'ERROR')) {
+        last.end = Math.max(last.end, node.endIndex);
+        continue;
+      }
       const container = grammar === 'python' ? null : containerOf(node);
       const api = grammar === 'python' || container ? null : objectApiOf(node);
       if (!container && !api && !isDefinition(node, grammar)) {
@@ -423,7 +430,7 @@ export async function chunkStructural(path: string, source: string, language: La
     const byteAt = byteOffsets(source);
     // Over-long pieces are cut at structural boundaries; every part keeps its piece's symbols and role and
     // links to the first part (`parent`), so each still names the definition it belongs to.
-    const kept = pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim());
+    const kept = coverGaps(source, pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim()));
     const parts = boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits);
     return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt }, (b) => {
       const p = kept[b.of];
@@ -440,6 +447,33 @@ export async function chunkStructural(path: string, source: string, language: La
   }
 }
 
+
+/**
+ * Pieces in order with every non-blank character in one: text between pieces that no named node holds
+ * (an anonymous token left at the top level by error recovery) goes to the piece before it when it is only
+ * closing punctuation, else into a nameless piece of its own, so no line of the file is unretrievable.
+ */
+function coverGaps(source: string, pieces: Piece[]): Piece[] {
+  const sorted = [...pieces].sort((a, b) => a.start - b.start);
+  const out: Piece[] = [];
+  let at = 0;
+  for (const p of [...sorted, null]) {
+    const end = p ? p.start : source.length;
+    const gap = source.slice(at, end);
+    if (gap.trim()) {
+      const prev = out[out.length - 1];
+      const from = at + gap.search(/\S/);
+      const to = at + gap.trimEnd().length;
+      if (prev && /^[\]});,]+$/.test(gap.trim())) prev.end = to;
+      else out.push({ start: Math.max(at, lineStart(source, from)), end: to, symbols: [], role: 'call_site' });
+    }
+    if (p) {
+      out.push(p);
+      at = Math.max(at, p.end);
+    }
+  }
+  return out;
+}
 
 function collectReferencesInRange(node: Node, start: number, end: number, own: ReadonlySet<string>, into: Set<string>): void {
   if (node.startIndex >= start && node.endIndex <= end) return collectReferences(node, own, into);

@@ -87,3 +87,14 @@ test('Python: a module docstring is docs, not a call site', async () => {
     [11, 13, 'definition', ['get']],
   ]);
 });
+
+test("a type's stray closing line (`;` on its own, an extra `}` error recovery leaves) stays in the type's chunk", async () => {
+  const src = "export type Mode =\n  | 'strict'\n  | 'loose'\n;\n\nexport interface Opts {\n  mode: Mode;\n}\n}\n\nexport enum Level { Low, High }\n;\n";
+  const chunks = await chunkFile('src/mode.ts', src, REV);
+  assert.deepEqual(fileCoverage(src, chunks).uncovered, []);
+  assert.deepEqual(chunks.map((c) => [c.start_line, c.end_line, c.symbols[0]]), [
+    [1, 4, 'Mode'],
+    [6, 9, 'Opts'],
+    [11, 12, 'Level'],
+  ]);
+});

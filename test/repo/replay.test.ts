@@ -118,6 +118,17 @@ test('an edited records.jsonl is refused whole, one line naming the file and the
   }
 });
 
+test('a run without the binding (written before it, or its summary lost) cannot be replayed: one line, exit 2', async () => {
+  const dir = join(work, 'unbound');
+  cpSync(run, dir, { recursive: true });
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  delete summary.records_sha256;
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+  const rp = await replay(dir, join(work, 'out-unbound'));
+  assert.equal(rp.code, 2);
+  assert.match(rp.err, /^error: .*unbound\/summary\.json: records_sha256: .*a run written before records were bound to their run cannot be replayed; re-run repo eval\)$/);
+});
+
 test('records rewritten with a matching hash are still refused record by record; eval exits 1 and the gate fails', async () => {
   const chunks = readFileSync(join(index, 'chunks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const target = chunks.find((c) => c.file === 'src/core/total.ts');

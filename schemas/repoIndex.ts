@@ -99,6 +99,8 @@ export type RankedChunk = z.infer<typeof RankedChunk>;
 
 /** What a retriever run produced for one case: enough to replay it through the evaluator (recorded mode). */
 export const RetrievalRecord = z.strictObject({
+  /** The run that ranked (or re-scored) this record; a replay names the run and refuses records of any other. */
+  run_id: z.string().optional(),
   case_id: z.string(),
   retriever: z.string(),
   query: z.string(),

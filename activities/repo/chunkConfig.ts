@@ -9,7 +9,7 @@ import { boundSpans, byteOffsets, chunksFromParts, DEFAULT_CHUNK_LIMITS, lineNum
  * first key goes with the first, the closing brace with the last. Files that do not scan as keyed config
  * (a JSON array, a YAML list) return null and fall back to the text chunker.
  */
-export const CONFIG_CHUNKER_VERSION = 'config-1';
+export const CONFIG_CHUNKER_VERSION = 'config-2';
 
 interface Entry {
   /** Offset of the entry's first character (its key, or a comment directly above it). */
@@ -91,10 +91,53 @@ function jsonEntries(s: string): Entry[] | null {
   }
 }
 
-/** Line-oriented formats: a top-level key starts at column 0; nested keys are the indented `key:` / `key =` lines. */
+/**
+ * TOML value state across lines: open brackets (a multi-line array or inline table) and an open multi-line
+ * string. Lines inside either are the value's, never keys: an array of requirement strings such as
+ * `"httpcore==1.*"` once read as a key `httpcore` (issue 29).
+ */
+interface TomlState {
+  depth: number;
+  multi: '"""' | "'''" | null;
+}
+
+/** Advances `st` over `text` (a line, or the value part of one). */
+function scanToml(text: string, st: TomlState): void {
+  for (let i = 0; i < text.length; i++) {
+    if (st.multi) {
+      if (st.multi === '"""' && text[i] === '\\') i++;
+      else if (text.startsWith(st.multi, i)) {
+        i += 2;
+        st.multi = null;
+      }
+      continue;
+    }
+    const c = text[i];
+    if (c === '#') return;
+    if (text.startsWith('"""', i) || text.startsWith("'''", i)) {
+      st.multi = text.slice(i, i + 3) as TomlState['multi'];
+      i += 2;
+    } else if (c === '"' || c === "'") {
+      for (i++; i < text.length && text[i] !== c; i++) if (c === '"' && text[i] === '\\') i++;
+    } else if (c === '[' || c === '{') st.depth++;
+    else if (c === ']' || c === '}') st.depth = Math.max(0, st.depth - 1);
+  }
+}
+
+/** A TOML key: bare (A-Za-z0-9_-) or quoted parts, dotted, then `=` (never `==`). */
+const TOML_KEY = String.raw`((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=(?!=)`;
+const TOML_TOP = new RegExp(String.raw`^(?:\[\[?\s*([^\]]+?)\s*\]\]?|${TOML_KEY})`);
+const TOML_NESTED = new RegExp(String.raw`^\s*${TOML_KEY}`);
+const unquote = (k: string) => k.replace(/^["']|["']$/g, '');
+
+/**
+ * Line-oriented formats: a top-level key starts at column 0; nested keys are the indented `key:` / `key =`
+ * lines. Only a line that can hold a key is read as one: never a line inside a TOML multi-line array,
+ * inline table or string, nor one inside a YAML block scalar (`key: |`), whose text is a value.
+ */
 function lineEntries(s: string, language: 'yaml' | 'toml'): Entry[] | null {
-  const top = language === 'yaml' ? /^(?!-|#|\s)(["']?)([^:#"'\s][^:#]*?)\1\s*:(\s|$)/ : /^(?:\[\[?\s*([^\]]+?)\s*\]\]?|([A-Za-z0-9_."'-]+)\s*=)/;
-  const nested = language === 'yaml' ? /^\s+(["']?)([^:#"'\s-][^:#]*?)\1\s*:(\s|$)/ : /^\s*([A-Za-z0-9_."'-]+)\s*=/;
+  const top = language === 'yaml' ? /^(?!-|#|\s)(["']?)([^:#"'\s][^:#]*?)\1\s*:(\s|$)/ : TOML_TOP;
+  const nested = language === 'yaml' ? /^\s+(["']?)([^:#"'\s-][^:#]*?)\1\s*:(\s|$)/ : TOML_NESTED;
   const lines = s.split('\n');
   const out: Entry[] = [];
   let offset = 0;
@@ -102,24 +145,38 @@ function lineEntries(s: string, language: 'yaml' | 'toml'): Entry[] | null {
   let table: Entry | null = null;
   let inTable = false; // TOML: after a [table] header, `key = value` lines are the table's
   let childIndent = -1; // YAML: the indentation of an entry's first nested key; deeper keys are not its children
+  const toml: TomlState = { depth: 0, multi: null };
+  let blockIndent = -1; // YAML: indentation of the key whose block scalar (`|`, `>`) the lines below may belong to
   for (const line of lines) {
+    const indent = /^\s*/.exec(line)![0].length;
+    const inValue = language === 'toml' ? toml.depth > 0 || toml.multi !== null : blockIndent >= 0 && (!line.trim() || indent > blockIndent);
+    if (inValue) {
+      if (language === 'toml') scanToml(line, toml);
+      offset += line.length + 1;
+      continue;
+    }
+    blockIndent = -1;
     const m = top.exec(line);
     const key = m ? (language === 'yaml' ? m[2] : (m[1] ?? m[2])) : null;
-    const header = language === 'toml' && line.startsWith('[');
+    const header = language === 'toml' && line.startsWith('[') && !!m?.[1];
     if (key && (language === 'yaml' || header || !inTable)) {
       if (header) inTable = true;
       const start = pendingComment >= 0 ? pendingComment : offset;
       if (out.length) out[out.length - 1].end = start - 1;
-      table = { start, end: s.length, key: key.replace(/^["']|["']$/g, ''), children: [] };
+      table = { start, end: s.length, key: unquote(key), children: [] };
       childIndent = -1;
       out.push(table);
     } else if (table) {
       const n = nested.exec(line);
       const child = n ? (language === 'yaml' ? n[2] : n[1]) : null;
-      const indent = /^\s*/.exec(line)![0].length;
       if (child && language === 'yaml' && childIndent < 0) childIndent = indent;
-      if (child && (language === 'toml' || indent === childIndent) && table.children.length < 50) table.children.push(child.replace(/^["']|["']$/g, ''));
+      if (child && (language === 'toml' || indent === childIndent) && table.children.length < 50) table.children.push(unquote(child));
     }
+    if (language === 'toml' && !header) {
+      const k = TOML_NESTED.exec(line);
+      scanToml(k ? line.slice(k[0].length) : line, toml);
+    }
+    if (language === 'yaml' && /:\s*[|>][-+0-9]*\s*(#.*)?$/.test(line)) blockIndent = indent;
     if (/^\s*#/.test(line)) {
       if (pendingComment < 0) pendingComment = offset;
     } else pendingComment = -1;

@@ -15,7 +15,7 @@ import { parserFor, type GrammarName } from './treeSitter.ts';
  * `definition`, and glue `call_site` (or `definition` when it assigns module-level names).
  * Bump CHUNKER_VERSION whenever any of this changes: chunk ids and roles change with it.
  */
-export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-2';
+export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-3';
 
 
 interface Piece {
@@ -25,6 +25,8 @@ interface Piece {
   role: SourceRole;
   /** Names defined around it (the class of a method), kept as references. */
   owner?: string;
+  /** A long interface's members: each part it is cut into also names the members starting in it (`Iface.member`). */
+  members?: { start: number; name: string }[];
 }
 
 const DEF_TYPES_TS = new Set([
@@ -122,43 +124,137 @@ function lineEnd(source: string, index: number): number {
 }
 
 /**
- * A class as pieces: a head (leading comments, signature, docstring), then one piece per member with the
- * comments above it, so every field, overload, accessor and method is its own symbol (`name`, `Class.name`)
- * with its doc comment. Pieces tile the class: a member ends at the end of its own line (its `;` and a
- * trailing comment), the next one starts where it ended, and the closing brace goes to the last member only
- * when nothing but the brace follows it (else the tail is a piece of its own). No member absorbs another.
+ * What `splitMembers` tiles: a class, a namespace or module, or an object-literal API. Every piece it makes
+ * names the container (head, tail) or the member with its qualified name, so no part of it loses its name.
  */
-function splitClass(def: Node, outer: Node, leadStart: number, source: string, grammar: GrammarName, out: Piece[]): void {
-  const cls = namesOf(def)[0];
-  const members = classMembers(classBody(def), grammar);
+interface MemberSplit {
+  name: string;
+  members: Node[];
+  memberSymbols: (m: Node) => string[];
+  memberRole: (m: Node) => SourceRole;
+  role: SourceRole;
+}
+
+/**
+ * A container as pieces: a head (leading comments, signature, docstring), then one piece per member with the
+ * comments above it, so every field, overload, accessor, method or inner declaration is its own symbol
+ * (`name`, `Container.name`) with its doc comment. Pieces tile the container: a member ends at the end of its
+ * own line (its `;` and a trailing comment), the next one starts where it ended, and the closing brace goes
+ * to the last member only when nothing but the brace follows it (else the tail is a piece of its own). No
+ * member absorbs another.
+ */
+function splitMembers(c: MemberSplit, outer: Node, leadStart: number, source: string, out: Piece[]): void {
+  const { members } = c;
   if (members.length === 0) {
-    out.push({ start: leadStart, end: outer.endIndex, symbols: [cls], role: 'definition' });
+    out.push({ start: leadStart, end: outer.endIndex, symbols: [c.name], role: c.role });
     return;
   }
   const starts = members.map((m, i) => {
     const prevEnd = i > 0 ? members[i - 1].endIndex : -1;
     // Comments between the previous member's line and this member are this member's (its doc comment).
     let lead = m.startIndex;
-    for (let c = m.previousNamedSibling; c && c.type === 'comment' && c.startIndex > prevEnd; c = c.previousNamedSibling) {
-      if (i > 0 && c.startPosition.row === members[i - 1].endPosition.row) break; // a trailing comment of the previous member
-      lead = c.startIndex;
+    for (let cm = m.previousNamedSibling; cm && cm.type === 'comment' && cm.startIndex > prevEnd; cm = cm.previousNamedSibling) {
+      if (i > 0 && cm.startPosition.row === members[i - 1].endPosition.row) break; // a trailing comment of the previous member
+      lead = cm.startIndex;
     }
     const ls = lineStart(source, lead);
     return ls >= prevEnd ? ls : lead; // two members on one line: split at the member itself
   });
   let headEnd = starts[0];
   while (headEnd > leadStart && /\s/.test(source[headEnd - 1])) headEnd--; // blank lines before the first member are no one's
-  out.push({ start: leadStart, end: headEnd, symbols: [cls], role: 'definition' });
+  out.push({ start: leadStart, end: headEnd, symbols: [c.name], role: c.role });
   members.forEach((m, i) => {
-    const name = memberName(m, grammar);
     const limit = i + 1 < members.length ? starts[i + 1] : outer.endIndex;
     let end = Math.min(lineEnd(source, m.endIndex), limit);
     if (i + 1 < members.length && end === starts[i + 1] && source[end - 1] === '\n') end--;
     const last = i + 1 === members.length;
-    if (last && /^[\s};]*$/.test(source.slice(end, outer.endIndex))) end = outer.endIndex;
-    out.push({ start: starts[i], end, symbols: name ? [name, `${cls}.${name}`] : [], role: 'definition', owner: cls });
-    if (last && end < outer.endIndex) out.push({ start: source[end] === '\n' ? end + 1 : end, end: outer.endIndex, symbols: [cls], role: 'definition' });
+    if (last && /^[\s};,)]*$/.test(source.slice(end, outer.endIndex))) end = outer.endIndex;
+    out.push({ start: starts[i], end, symbols: c.memberSymbols(m), role: c.memberRole(m), owner: c.name });
+    if (last && end < outer.endIndex) out.push({ start: source[end] === '\n' ? end + 1 : end, end: outer.endIndex, symbols: [c.name], role: c.role });
   });
+}
+
+function splitClass(def: Node, outer: Node, leadStart: number, source: string, grammar: GrammarName, out: Piece[]): void {
+  const cls = namesOf(def)[0];
+  const memberSymbols = (m: Node) => {
+    const name = memberName(m, grammar);
+    return name ? [name, `${cls}.${name}`] : [];
+  };
+  splitMembers({ name: cls, members: classMembers(classBody(def), grammar), memberSymbols, memberRole: () => 'definition', role: 'definition' }, outer, leadStart, source, out);
+}
+
+const CONTAINER_TYPES = new Set(['internal_module', 'module']);
+
+/**
+ * The namespace or module a top-level statement is: `namespace N {}` (which tree-sitter wraps in an
+ * expression statement), `module M {}`, `export namespace`, `declare namespace`, `declare module 'x' {}`
+ * (named `x`) and `declare global {}` (named `global`); null for anything else.
+ */
+function containerOf(node: Node): { name: string; body: Node | null; ambient: boolean } | null {
+  let d: Node = node;
+  if (d.type === 'export_statement') d = d.childForFieldName('declaration') ?? d.namedChildren.find((c) => !!c && (c.type === 'ambient_declaration' || CONTAINER_TYPES.has(c.type))) ?? d;
+  if (d.type === 'expression_statement' && d.namedChildren.length === 1 && CONTAINER_TYPES.has(d.namedChildren[0]!.type)) d = d.namedChildren[0]!;
+  let ambient = false;
+  if (d.type === 'ambient_declaration') {
+    ambient = true;
+    const inner = d.namedChildren.find((c) => !!c && (CONTAINER_TYPES.has(c.type) || c.type === 'statement_block'));
+    if (!inner) return null;
+    if (inner.type === 'statement_block') return { name: 'global', body: inner, ambient };
+    d = inner;
+  }
+  if (!CONTAINER_TYPES.has(d.type)) return null;
+  const n = d.childForFieldName('name');
+  if (!n) return null;
+  const body = d.childForFieldName('body') ?? d.namedChildren.find((c) => c?.type === 'statement_block') ?? null;
+  return { name: n.type === 'string' ? n.text.slice(1, -1) : n.text, body, ambient };
+}
+
+/** Names a statement inside a namespace declares (an inner namespace by its name). */
+function innerNames(m: Node): string[] {
+  const inner = containerOf(m);
+  return inner ? [inner.name] : namesOf(unwrap(m));
+}
+
+/** An inner declaration's role: ambient context and type-only forms declare, the rest defines. */
+function innerRole(m: Node, ambient: boolean): SourceRole {
+  const d = unwrap(m);
+  return ambient || DECLARATION_TYPES.has(d.type) || d.type === 'enum_declaration' ? 'declaration' : 'definition';
+}
+
+/** The object literal an API is written as: `export default {…}`, `const api = {…}` (also `as const`/`satisfies`), `module.exports = {…}`. */
+function objectApiOf(node: Node): { name: string; object: Node } | null {
+  const value = (v: Node | null | undefined): Node | null => {
+    if (!v) return null;
+    if (v.type === 'object') return v;
+    if (v.type === 'as_expression' || v.type === 'satisfies_expression' || v.type === 'parenthesized_expression') return value(v.namedChildren[0]);
+    return null;
+  };
+  if (node.type === 'export_statement' && !node.childForFieldName('declaration')) {
+    const o = value(node.childForFieldName('value') ?? node.namedChildren.find((c) => c?.type === 'object'));
+    if (o) return { name: 'default', object: o };
+  }
+  const d = unwrap(node);
+  if (d.type === 'lexical_declaration' || d.type === 'variable_declaration') {
+    const decls = d.namedChildren.filter((c): c is Node => !!c && c.type === 'variable_declarator');
+    const o = decls.length === 1 ? value(decls[0].childForFieldName('value')) : null;
+    const n = decls[0]?.childForFieldName('name');
+    if (o && n?.type === 'identifier') return { name: n.text, object: o };
+  }
+  if (node.type === 'expression_statement') {
+    const a = node.namedChildren[0];
+    const left = a?.type === 'assignment_expression' ? a.childForFieldName('left') : null;
+    const o = a?.type === 'assignment_expression' ? value(a.childForFieldName('right')) : null;
+    if (o && left && (left.text === 'module.exports' || left.text === 'exports.default')) return { name: left.text, object: o };
+  }
+  return null;
+}
+
+/** A key of an object literal: a method, a property or a shorthand property (spreads have none). */
+function objectKey(m: Node): string | null {
+  if (m.type === 'shorthand_property_identifier') return m.text;
+  const k = m.childForFieldName('key') ?? m.childForFieldName('name');
+  if (!k) return null;
+  return k.type === 'string' ? k.text.slice(1, -1) : k.text;
 }
 
 /**
@@ -202,6 +298,11 @@ function isImport(node: Node): boolean {
   return node.type === 'export_statement' && node.childForFieldName('source') !== null;
 }
 
+/** A Python string statement on its own (a module docstring, or a string standing as a comment): documentation. */
+function isDocstring(node: Node): boolean {
+  return node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'string' && node.tree.language.name === 'python';
+}
+
 /**
  * 0-based line → depth of the shallowest named node starting a line (its first non-blank character):
  * where an over-long piece is best cut. The line right after a comment is no cut point when the comment
@@ -242,14 +343,15 @@ export async function chunkStructural(path: string, source: string, language: La
         if (!group.length) return;
         const names = grammar === 'python' ? group.flatMap(pyAssignedNames) : [];
         const imports = group.some(isImport) && group.every((n) => isImport(n) || n.type === 'comment');
-        pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : imports ? 'import' : 'call_site' });
+        const docs = group.some(isDocstring) && group.every((n) => isDocstring(n) || n.type === 'comment');
+        pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : imports ? 'import' : docs ? 'docs' : 'call_site' });
         group = [];
       };
       for (const n of glue) {
         const big = n.endPosition.row - n.startPosition.row >= 3;
         const tooLong = group.length > 0 && n.endPosition.row - group[0].startPosition.row >= MAX_LINES;
         const lastCode = [...group].reverse().find((g) => g.type !== 'comment');
-        const kindChanges = !!lastCode && n.type !== 'comment' && isImport(n) !== isImport(lastCode);
+        const kindChanges = !!lastCode && n.type !== 'comment' && (isImport(n) !== isImport(lastCode) || isDocstring(n) !== isDocstring(lastCode));
         if (big || tooLong || kindChanges) emit();
         group.push(n);
         if (big) emit(); // a multi-line statement (a test case, a describe block) is its own chunk
@@ -257,12 +359,22 @@ export async function chunkStructural(path: string, source: string, language: La
       emit();
       glue = [];
     };
+    const dts = /\.d\.[cm]?ts$/.test(path);
     for (const node of top) {
       if (node.type === 'comment') {
         glue.push(node);
         continue;
       }
-      if (!isDefinition(node, grammar)) {
+      // A stray `;` or `}` right after a definition (`type T = …\n;`, error recovery's leftovers) is that
+      // definition's closing line, not a nameless chunk of its own.
+      const last = pieces[pieces.length - 1];
+      if (!glue.length && last && /^[\]});,]+$/.test(node.text.trim()) && (node.type === 'empty_statement' || node.type === 'ERROR')) {
+        last.end = Math.max(last.end, node.endIndex);
+        continue;
+      }
+      const container = grammar === 'python' ? null : containerOf(node);
+      const api = grammar === 'python' || container ? null : objectApiOf(node);
+      if (!container && !api && !isDefinition(node, grammar)) {
         glue.push(node);
         continue;
       }
@@ -272,11 +384,43 @@ export async function chunkStructural(path: string, source: string, language: La
       const def = unwrap(node);
       const start = lineStart(source, lead);
       const long = node.endPosition.row - node.startPosition.row + 1 > MAX_LINES;
+      if (container) {
+        // A namespace or module keeps its name and names what it declares (bare and qualified: the bare
+        // name is how a type inside `declare module 'x'` is referred to); a long one is split per member.
+        const ambient = container.ambient || dts;
+        const members = (container.body?.namedChildren ?? []).filter((m): m is Node => !!m && m.type !== 'comment');
+        const memberSymbols = (m: Node) => {
+          const names = innerNames(m);
+          return names.length ? names.flatMap((n) => [n, `${container.name}.${n}`]) : [container.name];
+        };
+        const role: SourceRole = ambient ? 'declaration' : 'definition';
+        if (long) splitMembers({ name: container.name, members, memberSymbols, memberRole: (m) => innerRole(m, ambient), role }, node, start, source, pieces);
+        else pieces.push({ start, end: node.endIndex, symbols: [container.name, ...new Set(members.flatMap((m) => memberSymbols(m).filter((x) => x !== container.name)))], role });
+        continue;
+      }
+      if (api) {
+        // An object-literal API names its keys (qualified, as a whole class names its members); a long one is split per key.
+        const members = api.object.namedChildren.filter((m): m is Node => !!m && m.type !== 'comment');
+        const keys = members.map(objectKey);
+        if (long) {
+          const memberSymbols = (m: Node) => {
+            const k = objectKey(m);
+            return k ? [k, `${api.name}.${k}`] : [api.name];
+          };
+          splitMembers({ name: api.name, members, memberSymbols, memberRole: () => 'definition', role: 'definition' }, node, start, source, pieces);
+        } else pieces.push({ start, end: node.endIndex, symbols: [api.name, ...new Set(keys.filter((k): k is string => !!k).map((k) => `${api.name}.${k}`))], role: 'definition' });
+        continue;
+      }
       if (CLASS_TYPES.has(def.type) && long) splitClass(def, node, start, source, grammar, pieces);
       else if (CLASS_TYPES.has(def.type)) pieces.push({ start, end: node.endIndex, symbols: classSymbols(def, grammar), role: 'definition' });
       else {
-        const declaration = DECLARATION_TYPES.has(def.type) || /\.d\.[cm]?ts$/.test(path);
-        pieces.push({ start, end: node.endIndex, symbols: namesOf(def), role: declaration ? 'declaration' : 'definition' });
+        const declaration = DECLARATION_TYPES.has(def.type) || dts;
+        const body = long && def.type === 'interface_declaration' ? def.childForFieldName('body') : null;
+        const members = body?.namedChildren.flatMap((m) => {
+          const n = m?.childForFieldName('name');
+          return m && n ? [{ start: m.startIndex, name: n.text }] : [];
+        });
+        pieces.push({ start, end: node.endIndex, symbols: namesOf(def), role: declaration ? 'declaration' : 'definition', members });
       }
     }
     flushGlue();
@@ -286,7 +430,7 @@ export async function chunkStructural(path: string, source: string, language: La
     const byteAt = byteOffsets(source);
     // Over-long pieces are cut at structural boundaries; every part keeps its piece's symbols and role and
     // links to the first part (`parent`), so each still names the definition it belongs to.
-    const kept = pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim());
+    const kept = coverGaps(source, pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim()));
     const parts = boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits);
     return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt }, (b) => {
       const p = kept[b.of];
@@ -294,13 +438,42 @@ export async function chunkStructural(path: string, source: string, language: La
       const refs = new Set<string>(p.owner ? [p.owner] : []);
       // References: identifiers inside the part, from every top-level node overlapping it.
       for (const n of top) if (n.endIndex > b.start && n.startIndex < b.end) collectReferencesInRange(n, b.start, b.end, own, refs);
-      return { symbols: p.symbols, references: [...refs].sort().slice(0, 200), role: forced ?? p.role };
+      // Every part keeps the piece's names; a part of a long interface also names the members (overload sets) it holds.
+      const held = (p.members ?? []).filter((m) => m.start >= b.start && m.start < b.end).map((m) => `${p.symbols[0]}.${m.name}`);
+      return { symbols: [...new Set([...p.symbols, ...held])], references: [...refs].sort().slice(0, 200), role: forced ?? p.role };
     });
   } finally {
     tree.delete();
   }
 }
 
+
+/**
+ * Pieces in order with every non-blank character in one: text between pieces that no named node holds
+ * (an anonymous token left at the top level by error recovery) goes to the piece before it when it is only
+ * closing punctuation, else into a nameless piece of its own, so no line of the file is unretrievable.
+ */
+function coverGaps(source: string, pieces: Piece[]): Piece[] {
+  const sorted = [...pieces].sort((a, b) => a.start - b.start);
+  const out: Piece[] = [];
+  let at = 0;
+  for (const p of [...sorted, null]) {
+    const end = p ? p.start : source.length;
+    const gap = source.slice(at, end);
+    if (gap.trim()) {
+      const prev = out[out.length - 1];
+      const from = at + gap.search(/\S/);
+      const to = at + gap.trimEnd().length;
+      if (prev && /^[\]});,]+$/.test(gap.trim())) prev.end = to;
+      else out.push({ start: Math.max(at, lineStart(source, from)), end: to, symbols: [], role: 'call_site' });
+    }
+    if (p) {
+      out.push(p);
+      at = Math.max(at, p.end);
+    }
+  }
+  return out;
+}
 
 function collectReferencesInRange(node: Node, start: number, end: number, own: ReadonlySet<string>, into: Set<string>): void {
   if (node.startIndex >= start && node.endIndex <= end) return collectReferences(node, own, into);

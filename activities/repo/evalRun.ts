@@ -1,10 +1,11 @@
 import type { GoldCase } from '../../schemas/gold.ts';
 import type { CaseResult, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { aggregate, type AggregateRow } from '../../core/repo/aggregate.ts';
-import { diagnoseCase, type RepoView } from '../../core/repo/diagnose.ts';
+import { diagnoseCase, staleTarget, type RepoView } from '../../core/repo/diagnose.ts';
 import { evaluateCase } from '../../core/repo/evaluate.ts';
 import { fileMatches, sameRevision } from '../../core/repo/evidence.ts';
 import { splitOf } from '../../core/repo/split.ts';
+import { verifyRecord } from '../../core/repo/replay.ts';
 import { approxTokens } from '../../core/repo/chunkBounds.ts';
 import type { Embedder } from './embedder.ts';
 import { evidenceBundle } from './evidenceBundle.ts';
@@ -16,7 +17,8 @@ import { chunksByFile, retrieveForCase, retrieverSet, type PipelineConfig, type 
 /**
  * Evaluates gold cases against an index, in one of two modes that share the evaluator:
  * - live: retrieve with each pipeline configuration now;
- * - recorded: replay stored RetrievalRecords (a previous run's records.jsonl, or a production log).
+ * - recorded: replay a previous run's RetrievalRecords (its records.jsonl), each verified against the run it
+ *   names and the index (core/repo/replay.ts): identity fields come from the index, never from the record.
  * Cases pinned to a revision other than the index's are refused, not scored: that run cannot decide
  * whether ranking at the case's revision is good. Every result keeps its record and its diagnosis.
  */
@@ -25,8 +27,12 @@ export interface EvalRunInput {
   index: LoadedIndex;
   repoDir: string;
   mode: 'live' | 'recorded';
+  /** The run being written: every record it produces carries this id (records.jsonl is bound to its run). */
+  runId?: string;
   configs?: readonly PipelineConfig[];
   recorded?: readonly RetrievalRecord[];
+  /** Recorded mode: the run the records come from (core/repo/replay.ts verifies each record against it and the index). */
+  replays?: string;
   embedder?: Embedder;
   /** Retrievers already built from `index` (and `embedder`): a caller evaluating many configs (tuning) builds them once. */
   retrievers?: RetrieverSet;
@@ -43,6 +49,10 @@ export interface EvalRunOutput {
   evaluated: EvaluatedCase[];
   results: CaseResult[];
   refused: { case_id: string; reason: string }[];
+  /** Evidence targets absent at their case's pinned revision (stale gold labels), every case checked. */
+  staleTargets: { case_id: string; field: string; message: string }[];
+  /** Replayed records refused by verification (core/repo/replay.ts): tampered, foreign, or of another run. */
+  rejectedRecords: { case_id: string; retriever: string; reason: string }[];
   aggregates: AggregateRow[];
 }
 
@@ -81,19 +91,26 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   });
 
   const records: RetrievalRecord[] = [];
+  const rejectedRecords: EvalRunOutput['rejectedRecords'] = [];
+  const stamp = (r: RetrievalRecord): RetrievalRecord => (input.runId ? { ...r, run_id: input.runId } : r);
   let set = input.retrievers;
+  const byId = set?.byId ?? new Map(index.chunks.map((c) => [c.chunk_id, c]));
+  const byCase = new Map(cases.map((c) => [c.id, c]));
   if (input.mode === 'live') {
     set ??= retrieverSet(index, input.embedder);
-    for (const cfg of input.configs ?? []) for (const c of cases) records.push(await retrieveForCase(c, index, set, cfg));
+    for (const cfg of input.configs ?? []) for (const c of cases) records.push(stamp(await retrieveForCase(c, index, set, cfg)));
   } else {
-    const known = new Set(cases.map((c) => c.id));
+    const ctx = { runId: input.replays ?? '(none named)', indexBuildId: index.manifest.index_build_id, indexRevision: index.manifest.revision, chunkOf: (id: string) => byId.get(id) };
     for (const r of input.recorded ?? []) {
-      if (!known.has(r.case_id)) continue;
-      if (!sameRevision(r.index_revision, index.manifest.revision)) {
-        refused.push({ case_id: r.case_id, reason: `recorded against ${r.index_revision}, index is ${index.manifest.revision}` });
+      const testCase = byCase.get(r.case_id);
+      if (!testCase) continue; // a case refused for its revision (listed), or one this replay does not evaluate
+      const v = verifyRecord(r, testCase, ctx);
+      if (!v.ok) {
+        rejectedRecords.push({ case_id: r.case_id, retriever: r.retriever, reason: v.reason });
         continue;
       }
-      records.push(r);
+      // The re-scored record belongs to this run (its records.jsonl is replayable in turn).
+      records.push(stamp(v.record));
     }
   }
 
@@ -102,8 +119,19 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const texts = new TreeTexts(new GitRepo(input.repoDir), new Map(index.inventory.map((e) => [e.path, e.oid])));
   const byFile = set?.byFile ?? chunksByFile(index.chunks);
   const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [] };
-  const byCase = new Map(cases.map((c) => [c.id, c]));
-  const byId = set?.byId ?? new Map(index.chunks.map((c) => [c.chunk_id, c]));
+  // Stale gold: every target of every case that runs, not only those of failed cases (a stale alternative
+  // in an anyOf group can sit beside a passing one and still be a wrong label).
+  const staleTargets: EvalRunOutput['staleTargets'] = [];
+  const symbolFiles = cases.flatMap((c) => c.evidence.flatMap((g) => g.anyOf.filter((t) => t.symbol !== undefined).flatMap((t) => paths.filter((p) => fileMatches(p, t.file)))));
+  await texts.prefetch([...new Set(symbolFiles)]); // one read of the object store for every case
+  for (const c of cases) {
+    c.evidence.forEach((g, gi) =>
+      g.anyOf.forEach((t, ti) => {
+        const why = staleTarget(t, c.repositoryRevision, view);
+        if (why) staleTargets.push({ case_id: c.id, field: `evidence.${gi}.anyOf.${ti}`, message: `stale gold label: ${why}` });
+      }),
+    );
+  }
   const tokensOf = new Map<string, number>();
   const cost = (ids: readonly string[]) => {
     let lines = 0;
@@ -166,5 +194,5 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
     evaluated.push({ testCase, result, record, bundle });
   }
   const results = evaluated.map((e) => e.result);
-  return { evaluated, results, refused, aggregates: aggregate(results) };
+  return { evaluated, results, refused, staleTargets, rejectedRecords, aggregates: aggregate(results) };
 }

@@ -3,12 +3,16 @@ import { jsonlFiles } from '../paths.ts';
 import type { GoldCase } from '../../schemas/gold.ts';
 import { parseGoldJsonl, type GoldError } from '../../core/repo/goldParse.ts';
 
-/** Loads gold cases from a .jsonl file or every *.jsonl under a directory; every bad case is reported. */
-export function loadGold(path: string): { cases: GoldCase[]; errors: GoldError[] } {
+/**
+ * Loads gold cases from a .jsonl file or every *.jsonl under a directory; every bad case is reported.
+ * `origin` says where each loaded case is (file and line), for errors the run finds later (stale targets).
+ */
+export function loadGold(path: string): { cases: GoldCase[]; errors: GoldError[]; origin: Map<string, { file: string; line: number }> } {
   const files = jsonlFiles(path);
   const cases: GoldCase[] = [];
   const errors: GoldError[] = [];
   const firstFile = new Map<string, string>();
+  const origin = new Map<string, { file: string; line: number }>();
   for (const f of files) {
     const r = parseGoldJsonl(readFileSync(f, 'utf8'), f);
     errors.push(...r.errors);
@@ -19,8 +23,9 @@ export function loadGold(path: string): { cases: GoldCase[]; errors: GoldError[]
         continue;
       }
       firstFile.set(c.id, f);
+      origin.set(c.id, { file: f, line: r.lines.get(c.id) ?? 0 });
       cases.push(c);
     }
   }
-  return { cases, errors };
+  return { cases, errors, origin };
 }

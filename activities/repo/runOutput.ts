@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { tableFromArrays } from 'apache-arrow';
 import type { CaseResult, Chunk, IndexManifest } from '../../schemas/repoIndex.ts';
 import { renderReport } from '../../core/repo/report.ts';
-import { writeFileAtomic, writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
+import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
 import { writeParquet } from '../storage/parquet.ts';
 import { resolveRunDir } from '../paths.ts';
 import type { EvalRunOutput } from './evalRun.ts';
@@ -25,7 +26,7 @@ export function repoRunDir(run: string): string {
 
 /**
  * Writes a run's artifacts under `dir` (runs/<run-id>/repo/): one JSON per case and retriever (result +
- * ranked record), records.jsonl (replayable in recorded mode), evidence bundles for failures, results and
+ * ranked record), records.jsonl (replayable in recorded mode, each record carrying the run id), evidence bundles for failures, results and
  * aggregates as Parquet, summary.json and a self-contained report.html. Every file is written atomically.
  */
 export function resultsTable(results: readonly CaseResult[]) {
@@ -59,6 +60,15 @@ export function resultsTable(results: readonly CaseResult[]) {
   });
 }
 
+/** A JSONL file's text exactly as written (hashed and written from the same string). */
+function jsonlText(records: readonly unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
+}
+
+export function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
 /** `chunks`: the index's chunks, for the report's excerpts (records carry ids, never text). */
 export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}, chunks: readonly Chunk[] = []): void {
   const evidenceFile = (retriever: string, caseId: string) => join('evidence', retrieverFolder(retriever), `${caseId}.json`);
@@ -67,12 +77,25 @@ export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexM
     if (e.bundle) writeJsonAtomic(join(dir, evidenceFile(e.result.retriever, e.result.case_id)), e.bundle);
   }
   const byId = new Map(chunks.map((c) => [c.chunk_id, c]));
-  writeJsonlAtomic(join(dir, 'records.jsonl'), out.evaluated.map((e) => e.record));
-  writeJsonlAtomic(join(dir, 'results.jsonl'), out.results);
+  // records.jsonl and results.jsonl are bound to the run: summary.json (the run's manifest) keeps their
+  // hashes, so a replay (and the gate) can tell the files the run wrote from edited ones.
+  const records = jsonlText(out.evaluated.map((e) => e.record));
+  const results = jsonlText(out.results);
+  writeFileAtomic(join(dir, 'records.jsonl'), records);
+  writeFileAtomic(join(dir, 'results.jsonl'), results);
   const meta = { index_build_id: manifest.index_build_id, revision: manifest.revision, evaluator_version: EVALUATOR_VERSION };
   writeParquet(join(dir, 'results.parquet'), resultsTable(out.results), meta);
   writeJsonAtomic(join(dir, 'aggregates.json'), out.aggregates);
-  writeJsonAtomic(join(dir, 'summary.json'), { ...extra, evaluator_version: EVALUATOR_VERSION, index: manifest, refused: out.refused, cases: out.results.length });
+  writeJsonAtomic(join(dir, 'summary.json'), {
+    ...extra,
+    evaluator_version: EVALUATOR_VERSION,
+    index: manifest,
+    refused: out.refused,
+    rejected_records: out.rejectedRecords,
+    cases: out.results.length,
+    records_sha256: sha256(records),
+    results_sha256: sha256(results),
+  });
   writeFileAtomic(
     join(dir, 'report.html'),
     renderReport({

@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { GoldCase, Revision } from '../../schemas/gold.ts';
-import { CaseResult, IndexManifest, RetrievalRecord } from '../../schemas/repoIndex.ts';
+import { CaseResult, IndexManifest, type RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { defaultPolicy, DEFAULT_EXCLUDES } from '../../core/repo/pathPolicy.ts';
 import { DEFAULT_RERANK_WEIGHTS, type RerankWeights } from '../../core/repo/rerank.ts';
 import { DEFAULT_GATE, evaluateGate, formatGate, parseSliceMinimum } from '../../core/repo/gate.ts';
-import { formatGoldError } from '../../core/repo/goldParse.ts';
+import { formatGoldError, type GoldError } from '../../core/repo/goldParse.ts';
 import { grid, tuneOnTrain } from '../../core/repo/tune.ts';
 import { approxTokens, DEFAULT_CHUNK_LIMITS } from '../../core/repo/chunkBounds.ts';
 import { pct } from '../../core/repo/aggregate.ts';
@@ -18,7 +18,8 @@ import { loadIndex, readJsonlStrict } from '../../activities/repo/indexStore.ts'
 import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
 import { runEvaluation, type EvalRunOutput } from '../../activities/repo/evalRun.ts';
-import { caseFile, repoRunDir, retrieverFolder, writeRunOutput } from '../../activities/repo/runOutput.ts';
+import { caseFile, repoRunDir, retrieverFolder, sha256, writeRunOutput } from '../../activities/repo/runOutput.ts';
+import { loadReplaySource } from '../../activities/repo/replaySource.ts';
 import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
 import { DEFAULT_DENSE_TEXT } from '../../core/repo/denseText.ts';
@@ -67,7 +68,9 @@ function repoDirOf(manifest: IndexManifest, given: string | undefined): string {
 const RunSummary = z.object({
   index: z.object({ revision: z.string(), index_build_id: z.string(), completed: z.boolean() }),
   refused: z.array(z.object({ case_id: z.string(), reason: z.string() })),
-  gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string() })),
+  gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string(), kind: z.literal('stale_target').optional() })),
+  rejected_records: z.array(z.object({ case_id: z.string(), retriever: z.string(), reason: z.string() })),
+  results_sha256: z.string(),
 });
 
 function readSummary(dir: string): z.infer<typeof RunSummary> {
@@ -182,7 +185,7 @@ export function registerRepo(program: Command): void {
     .option('--fusion-weights <list>', 'hybrid_weighted weights for bm25,symbol,dense', '0.5,0.3,0.2')
     .option('--candidate-depth <n>', 'candidates kept before reranking', '50')
     .option('--mode <mode>', 'live | recorded', 'live')
-    .option('--recorded <file>', 'records.jsonl to replay (recorded mode)')
+    .option('--recorded <run>', 'recorded mode: the run to replay (its directory, run id, or records.jsonl); its records are checked against that run and the index')
     .option('--embedder <config_id>', 'query embedder (default: the index manifest\'s)')
     .option('--rerank-weights <list>', 'reranker weights, e.g. symbol=0.3,path=0.2,role=0.4,trap=0.3 (default those)')
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
@@ -190,7 +193,7 @@ export function registerRepo(program: Command): void {
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
     .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
-      if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <records.jsonl> (a previous run\'s records.jsonl)');
+      if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <run> (the run whose records.jsonl to replay)');
       const index = loadIndex(resolve(o.index));
       const repoDir = repoDirOf(index.manifest, o.repo);
       await new GitRepo(repoDir).resolve(index.manifest.revision); // the index's commit must be readable there
@@ -243,23 +246,34 @@ export function registerRepo(program: Command): void {
         extra.tuning = Object.fromEntries(tuned.flatMap((x) => (x.tuning ? [x.tuning] : [])));
       }
 
+      const replay = o.mode === 'recorded' ? loadReplaySource(o.recorded ?? '') : undefined;
+      if (replay) extra.replay_of = { run_id: replay.runId, records_sha256: replay.recordsSha256 };
+      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const out = await runEvaluation({
         cases: gold.cases,
         index,
         repoDir,
         mode: o.mode === 'recorded' ? 'recorded' : 'live',
+        runId,
         configs,
-        recorded: o.mode === 'recorded' ? readJsonlStrict(resolve(o.recorded ?? ''), RetrievalRecord) : undefined,
+        recorded: replay?.records,
+        replays: replay?.runId,
         embedder,
       });
-      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
       // Files the size limit kept out are unsearchable source a reader of the results must know about.
       const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));
       for (const f of oversize) console.error(`not indexed (over maxFileBytes ${index.manifest.policy.maxFileBytes}): ${f.path} (${f.bytes} bytes)`);
+      // Stale targets are gold errors too (listed, and failing the gate unless --allow-stale-gold).
+      const stale: GoldError[] = out.staleTargets.map((t) => ({ ...(gold.origin.get(t.case_id) ?? { file: o.cases, line: 0 }), case_id: t.case_id, field: t.field, message: t.message, kind: 'stale_target' }));
+      for (const e of stale) console.error(`stale gold case: ${formatGoldError(e)}`);
+      extra.gold_errors = [...gold.errors, ...stale];
       writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) }, index.chunks);
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
+      for (const r of out.rejectedRecords) console.error(`rejected record ${r.case_id} [${r.retriever}] of run ${replay?.runId}: ${r.reason}`);
+      if (out.rejectedRecords.length) process.exitCode = EXIT_CODES.failed; // records rejected, the rest scored
+      if (stale.length) process.exitCode = EXIT_CODES.failed;
       if (gold.errors.length) process.exitCode = EXIT_USAGE;
     }));
 
@@ -309,7 +323,8 @@ export function registerRepo(program: Command): void {
     .option('--max-forbidden <n>', 'maximum cases with a forbidden source in context', String(DEFAULT_GATE.maxForbiddenCases))
     .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
     .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
-    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean }) => {
+    .option('--allow-stale-gold', 'list gold targets absent at their pinned revision without failing on them (while they are relabelled)')
+    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean; allowStaleGold?: boolean }) => {
       const rate = (flag: string, v: string) => {
         const x = Number(v);
         if (!(v.trim() !== '' && x >= 0 && x <= 1)) throw new Error(`${flag}: ${JSON.stringify(v)} is not a rate within [0, 1]`);
@@ -329,10 +344,14 @@ export function registerRepo(program: Command): void {
           retriever: o.retriever,
           results,
           retrieversInRun: [...new Set(all.map((r) => r.retriever))],
-          goldErrors: summary.gold_errors.map(formatGoldError),
+          goldErrors: summary.gold_errors.filter((e) => e.kind !== 'stale_target').map(formatGoldError),
+          staleGold: summary.gold_errors.filter((e) => e.kind === 'stale_target').map(formatGoldError),
+          allowStaleGold: o.allowStaleGold === true,
           index: summary.index,
           expectRevision: o.expectRev,
           refused: summary.refused,
+          rejectedRecords: summary.rejected_records,
+          resultsSha256: { recorded: summary.results_sha256, actual: sha256(readFileSync(join(dir, 'results.jsonl'))) },
         },
         { minRequiredEvidenceRate, maxForbiddenCases, requireRevisionIntegrity: o.revisionIntegrity, sliceMinimums },
       );

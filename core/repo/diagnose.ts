@@ -81,6 +81,18 @@ function textFits(text: string, target: EvidenceTarget): boolean {
   return defining ? definesSymbol(text, target.symbol) : mentions(text, target.symbol);
 }
 
+/**
+ * Why `target` is a stale gold label at `revision` (its file, or its symbol in that file, is absent), or
+ * null. The run checks every case's targets with this, passed or failed: a stale target is a gold error
+ * (the gate fails on it unless --allow-stale-gold), not only a diagnosis of the cases it made fail.
+ */
+export function staleTarget(target: EvidenceTarget, revision: string, repo: Pick<RepoView, 'paths' | 'text'>): string | null {
+  const files = repo.paths.filter((p) => fileMatches(p, target.file));
+  if (files.length === 0) return `${target.file} does not exist at ${revision}`;
+  if (files.some((f) => textFits(repo.text(f) ?? '', target))) return null;
+  return `${target.symbol} is not ${target.roles.includes('definition') ? 'defined' : 'mentioned'} in ${files.join(', ')} at ${revision}`;
+}
+
 function rankOf(list: readonly RankedChunk[], ids: ReadonlySet<string>): number | null {
   const i = list.findIndex((c) => ids.has(c.chunk_id));
   return i === -1 ? null : i + 1;
@@ -91,11 +103,9 @@ function diagnoseTarget(target: EvidenceTarget, input: DiagnoseInput): { diagnos
   const cutoff = testCase.cutoff;
   const files = repo.paths.filter((p) => fileMatches(p, target.file));
   const want = `${target.file}${target.symbol ? `#${target.symbol}` : ''} [${target.roles.join('|')}]`;
-  if (files.length === 0) return { diagnosis: 'stale_gold_label', detail: `${target.file} does not exist at ${testCase.repositoryRevision}` };
+  const stale = staleTarget(target, testCase.repositoryRevision, repo);
+  if (stale) return { diagnosis: 'stale_gold_label', detail: stale };
   const withText = files.filter((f) => textFits(repo.text(f) ?? '', target));
-  if (withText.length === 0) {
-    return { diagnosis: 'stale_gold_label', detail: `${target.symbol} is not ${target.roles.includes('definition') ? 'defined' : 'mentioned'} in ${files.join(', ')} at ${testCase.repositoryRevision}` };
-  }
   const included = withText.filter((f) => repo.inventory(f)?.included);
   if (included.length === 0) {
     const reasons = withText.map((f) => `${f}: ${repo.inventory(f)?.reason ?? 'not in inventory'}`);

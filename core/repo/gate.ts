@@ -42,12 +42,20 @@ export interface GateInput {
   retrieversInRun: readonly string[];
   /** Gold cases the run rejected as malformed, formatted (`file:line (id) field: message`). */
   goldErrors: readonly string[];
+  /** Evidence targets absent at their case's pinned revision, formatted as gold errors. */
+  staleGold?: readonly string[];
+  /** `--allow-stale-gold`: list stale targets without failing on them (a relabelling in progress). */
+  allowStaleGold?: boolean;
   /** The run's index manifest identity. */
   index: { revision: string; index_build_id: string; completed: boolean };
   /** The commit the caller requires the index to be of (`--expect-rev`), when given. */
   expectRevision?: string;
   /** Cases refused before evaluation (revision other than the index's), with reasons. */
   refused: readonly { case_id: string; reason: string }[];
+  /** Recorded mode: replayed records refused by verification (core/repo/replay.ts), with reasons. */
+  rejectedRecords?: readonly { case_id: string; retriever: string; reason: string }[];
+  /** The sha256 of results.jsonl as the run recorded it in summary.json, and as the file hashes now. */
+  resultsSha256?: { recorded: string; actual: string };
 }
 
 export interface GateVerdict {
@@ -66,11 +74,34 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     actual: input.goldErrors.length ? `${input.goldErrors.length} rejected: ${list(input.goldErrors)}` : 'none rejected',
     required: 'none rejected',
   });
+  const stale = input.staleGold ?? [];
+  checks.push({
+    name: 'gold targets exist at their revision',
+    ok: stale.length === 0 || input.allowStaleGold === true,
+    actual: stale.length ? `${stale.length} stale: ${list(stale)}${input.allowStaleGold ? ' (allowed by --allow-stale-gold)' : ''}` : 'none stale',
+    required: input.allowStaleGold ? 'listed (--allow-stale-gold)' : 'none stale',
+  });
   checks.push({
     name: 'configuration in run',
     ok: input.retrieversInRun.includes(input.retriever),
     actual: input.retrieversInRun.includes(input.retriever) ? input.retriever : `no results for ${input.retriever}; the run has ${input.retrieversInRun.join(', ') || 'none'}`,
     required: 'results for the named configuration (names list their components)',
+  });
+  if (input.resultsSha256) {
+    const { recorded, actual } = input.resultsSha256;
+    checks.push({
+      name: 'results as the run wrote them',
+      ok: recorded === actual,
+      actual: recorded === actual ? 'results.jsonl matches summary.json' : `results.jsonl hashes to ${actual.slice(0, 12)}…, the run recorded ${recorded.slice(0, 12)}… (edited after the run)`,
+      required: 'unchanged since the run',
+    });
+  }
+  const rejected = input.rejectedRecords ?? [];
+  checks.push({
+    name: 'replayed records verified',
+    ok: rejected.length === 0,
+    actual: rejected.length ? `${rejected.length} rejected: ${list(rejected.map((r) => `${r.case_id} [${r.retriever}]: ${r.reason}`))}` : 'none rejected',
+    required: 'none rejected',
   });
   checks.push({ name: 'cases evaluated', ok: input.results.length > 0, actual: String(input.results.length), required: '> 0' });
   checks.push({

@@ -11,9 +11,11 @@ export interface GoldError {
   case_id?: string;
   field: string;
   message: string;
+  /** `stale_target`: a well-formed case whose evidence target is absent at its pinned revision (found by the run, not the parser). */
+  kind?: 'stale_target';
 }
 
-export function parseGoldJsonl(text: string, file: string): { cases: GoldCase[]; errors: GoldError[] } {
+export function parseGoldJsonl(text: string, file: string): { cases: GoldCase[]; errors: GoldError[]; lines: Map<string, number> } {
   const cases: GoldCase[] = [];
   const errors: GoldError[] = [];
   const seen = new Map<string, number>();
@@ -33,7 +35,7 @@ export function parseGoldJsonl(text: string, file: string): { cases: GoldCase[];
       for (const is of issues) errors.push({ file, line, case_id: id, field: is.path.map(String).join('.') || '(case)', message: is.message });
     },
   });
-  return { cases, errors };
+  return { cases, errors, lines: seen };
 }
 
 export function formatGoldError(e: GoldError): string {

@@ -32,6 +32,8 @@ export interface RerankCandidate {
 const PREFERRED: Record<QueryIntent, ReadonlySet<SourceRole>> = {
   definition: new Set(['definition', 'declaration']),
   examples: new Set(['call_site', 'test', 'docs']),
+  // A setting lives in a config file or as a default in code: neither is demoted under the other.
+  config: new Set(['config', 'definition', 'declaration']),
   neutral: new Set(),
 };
 

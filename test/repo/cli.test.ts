@@ -60,7 +60,7 @@ test('repo index | eval | diagnose | gate, and recorded replay', async () => {
 
   // Recorded mode: replay the stored rankings through the evaluator; same verdicts.
   const replay = join(work, 'replay');
-  const rp = await cli('eval', '--index', index, '--cases', cases, '--repo', r.dir, '--mode', 'recorded', '--recorded', join(run, 'records.jsonl'), '--out', replay);
+  const rp = await cli('eval', '--index', index, '--cases', cases, '--repo', r.dir, '--mode', 'recorded', '--recorded', run, '--out', replay);
   assert.equal(rp.code, 2, rp.err);
   const a = JSON.parse(readFileSync(join(run, 'results.jsonl'), 'utf8'));
   const b = JSON.parse(readFileSync(join(replay, 'results.jsonl'), 'utf8'));

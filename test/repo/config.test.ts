@@ -108,3 +108,76 @@ test('a target naming a package.json field passes only on the chunk that holds i
   assert.equal(g.code, 1);
   assert.match(g.out, /FAIL {2}required evidence at cutoff: 0\.0% \(0\/1\)/);
 });
+
+test('keys come from real keys only: arrays of requirement strings, multi-line strings and block scalars invent none', async () => {
+  const pyproject = `[build-system]
+requires = ["hatchling", "hatch-fancy-pypi-readme"]
+build-backend = "hatchling.build"
+
+[project]
+name = "httpx"
+description = """
+A next-generation HTTP client.
+timeout = 5
+"""
+dependencies = [
+    "certifi",
+    "httpcore==1.*",
+    "idna",
+]
+"quoted.key" = 1
+
+[project.optional-dependencies]
+brotli = [
+  "brotli; platform_python_implementation == 'CPython'",
+  "brotlicffi; platform_python_implementation != 'CPython'",
+]
+cli = [
+"click==8.*",
+"pygments==2.*",
+"rich>=10,<14",
+]
+http2 = ["h2>=3,<5"]
+`;
+  const toml = await chunkFile('pyproject.toml', pyproject, REV);
+  tiles(pyproject, toml);
+  assert.deepEqual(toml.map((c) => c.symbols), [
+    ['build-system', 'build-system.requires', 'build-system.build-backend'],
+    ['project', 'project.name', 'project.description', 'project.dependencies', 'project.quoted.key'],
+    ['project.optional-dependencies', 'project.optional-dependencies.brotli', 'project.optional-dependencies.cli', 'project.optional-dependencies.http2'],
+  ]);
+
+  const pkg = `{
+  "name": "web",
+  "files": ["dist", "a==b", "x=y"],
+  "bundleDependencies": [
+    "left-pad==1.3.0",
+    "key: value"
+  ],
+  "overrides": { "semver": "7.5.2" }
+}
+`;
+  const json = await chunkFile('package.json', pkg, REV);
+  tiles(pkg, json);
+  assert.deepEqual(json.map((c) => c.symbols), [['name'], ['files'], ['bundleDependencies'], ['overrides', 'overrides.semver']]);
+
+  const workflow = `name: ci
+env:
+  PIP_REQS: "httpx==0.27"
+jobs:
+  test:
+    steps:
+      - run: |
+          echo key: value
+          pip install httpcore==1.0
+description: >
+  timeout: 5
+  retries = 3
+requirements:
+  - "click==8.*"
+  - rich>=10
+`;
+  const yaml = await chunkFile('.github/ci.yml', workflow, REV);
+  tiles(workflow, yaml);
+  assert.deepEqual(yaml.map((c) => c.symbols), [['name'], ['env', 'env.PIP_REQS'], ['jobs', 'jobs.test'], ['description'], ['requirements']]);
+});

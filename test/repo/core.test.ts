@@ -221,7 +221,7 @@ test('aggregates come from case results and carry counts per slice', () => {
 
 test('query intent and the role-aware reranker', () => {
   assert.equal(queryIntent('What is RetryPolicy?'), 'definition');
-  assert.equal(queryIntent('How is the index policy configured?'), 'definition');
+  assert.equal(queryIntent('How is the index policy configured?'), 'config');
   assert.equal(queryIntent('Show me examples of RetryPolicy'), 'examples');
   assert.equal(queryIntent('how do I use createSession'), 'examples');
   const cands = [

@@ -55,6 +55,34 @@ test('rejected gold cases fail the gate, even when every case that ran passed', 
   assert.match(g.out, /PASS {2}required evidence at cutoff: 100\.0% \(1\/1\)/, 'the one case that ran passed: only the rejections fail the gate');
 });
 
+test('stale gold fails closed: a target absent at the pinned revision is a listed gold error, and fails the gate unless allowed', async () => {
+  const staleCases = join(work, 'cases-stale.jsonl');
+  // The first case still passes (its group has a live alternative) but names a file the commit does not
+  // have; the second names a symbol its file does not define. Both are stale labels the gate must see.
+  const alt = { ...goodCase, evidence: [{ id: 'service', anyOf: [...goodCase.evidence[0].anyOf, { file: 'src/auth/session.ts', symbol: 'createSession', roles: ['definition'] }] }] };
+  const gone = { ...goodCase, id: 'gone', evidence: [{ id: 'validator', anyOf: [{ file: 'src/auth/validate.ts', symbol: 'assertFresh', roles: ['definition'] }] }] };
+  writeFileSync(staleCases, [JSON.stringify(alt), JSON.stringify(gone)].join('\n') + '\n');
+  const dir = join(work, 'run-stale');
+  const ev = await cli('eval', '--index', index, '--cases', staleCases, '--retrievers', 'bm25', '--variants', 'plain', '--out', dir);
+  assert.equal(ev.code, 1, 'eval ran every case, and says the gold is stale');
+  assert.match(ev.err, /stale gold case: .*cases-stale\.jsonl:1 \(session-expiry\) evidence\.0\.anyOf\.1: stale gold label: src\/auth\/session\.ts does not exist at /);
+  assert.match(ev.err, /stale gold case: .*cases-stale\.jsonl:2 \(gone\) evidence\.0\.anyOf\.0: stale gold label: assertFresh is not defined in src\/auth\/validate\.ts at /);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  assert.deepEqual(summary.gold_errors.map((e: { case_id: string; kind: string }) => [e.case_id, e.kind]), [['session-expiry', 'stale_target'], ['gone', 'stale_target']]);
+  const results = readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(results.map((x) => [x.case_id, x.passed, x.diagnosis]), [['session-expiry', true, 'passed'], ['gone', false, 'stale_gold_label']]);
+
+  const g = await cli('gate', '--run', dir, '--retriever', 'bm25', '--min-evidence', '0.5');
+  assert.equal(g.code, 1, g.out);
+  assert.match(g.out, /FAIL {2}gold targets exist at their revision: 2 stale: .*session-expiry.*; .*gone/);
+  assert.match(g.out, /PASS {2}required evidence at cutoff: 50\.0% \(1\/2\)/, 'only the stale labels fail this gate');
+  const allowed = await cli('gate', '--run', dir, '--retriever', 'bm25', '--min-evidence', '0.5', '--allow-stale-gold');
+  assert.equal(allowed.code, 0, allowed.out);
+  assert.match(allowed.out, /PASS {2}gold targets exist at their revision: 2 stale: .*\(allowed by --allow-stale-gold\)/);
+  const clean = await gate(run);
+  assert.match(clean.out, /PASS {2}gold targets exist at their revision: none stale/);
+});
+
 test('a missing retriever component is an error, and names encode components so the gate cannot mistake one for another', async () => {
   const results = readFileSync(join(run, 'results.jsonl'), 'utf8');
   assert.match(results, /"retriever":"hybrid_rrf\(bm25\+symbol\)"/, 'a lexical-only hybrid says so in its name');

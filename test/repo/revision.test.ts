@@ -100,17 +100,20 @@ test('a bad line in chunks.jsonl makes the index invalid, naming the file and it
 
 test('recorded mode replays stored rankings through the same evaluator with the same results', async () => {
   const index = await indexAt(r.dir, oldRev);
-  const live = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'live', configs: [DEFAULT_PIPELINE, cfg] });
-  const replay = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: live.evaluated.map((e) => e.record) });
+  const live = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'live', runId: 'live-1', configs: [DEFAULT_PIPELINE, cfg] });
+  const replay = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: live.evaluated.map((e) => e.record), replays: 'live-1' });
   const strip = (xs: typeof live.results) => xs.map(({ mode: _mode, ...rest }) => rest);
   assert.deepEqual(strip(replay.results), strip(live.results));
   assert.deepEqual(live.results.map((x) => x.passed), [false, true]);
   assert.ok(replay.results.every((x) => x.mode === 'recorded'));
-  // A record made against another revision is refused on replay.
+  assert.deepEqual(replay.rejectedRecords, []);
+  // A record made against another revision, or replayed under another run's name, is refused on replay.
   const foreign = { ...live.evaluated[0].record, index_revision: newRev };
-  const refused = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: [foreign] });
+  const refused = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: [foreign], replays: 'live-1' });
   assert.equal(refused.results.length, 0);
-  assert.match(refused.refused[0].reason, /recorded against/);
+  assert.match(refused.rejectedRecords[0].reason, /recorded against/);
+  const unnamed = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: [live.evaluated[0].record], replays: 'live-2' });
+  assert.match(unnamed.rejectedRecords[0].reason, /^written by run live-1, not by run live-2/);
 });
 
 test('retrievers built once and passed in (as --tune does) rank exactly as retrievers built per run', async () => {
@@ -122,4 +125,9 @@ test('retrievers built once and passed in (as --tune does) rank exactly as retri
   const [own, shared] = await Promise.all([runEvaluation(input), runEvaluation({ ...input, retrievers })]);
   assert.equal(own.results.length, configs.length);
   assert.deepEqual(shared.evaluated, own.evaluated);
+  // Every retriever kind's ranking (fused, dense, neighbour-expanded) passes replay verification unchanged.
+  const stamped = own.evaluated.map((e) => ({ ...e.record, run_id: 'r' }));
+  const replay = await runEvaluation({ cases: [pinnedOld], index, repoDir: r.dir, mode: 'recorded', recorded: stamped, replays: 'r' });
+  assert.deepEqual(replay.rejectedRecords, []);
+  assert.deepEqual(replay.evaluated.map((e) => e.record), stamped);
 });

@@ -10,6 +10,8 @@
  */
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { ExecCache, execRowVerifies } from '../exec/cache.ts';
 import { EMBEDDING_KEY, EmbeddingCache, embeddingRowVector } from '../embeddings/cache.ts';
@@ -117,9 +119,9 @@ function columnsOf(db: Database.Database, table: string): string[] | null {
   }
 }
 
-/** The columns today's code gives `kind`'s table (its schema created in memory-backed scratch). */
+/** The columns today's code gives `kind`'s table (its schema created in a scratch file). */
 function currentColumns(kind: Kind): string[] {
-  const tmp = `/tmp/execretrieval-schema-${process.pid}-${kind}.sqlite`;
+  const tmp = join(tmpdir(), `execretrieval-schema-${process.pid}-${kind}.sqlite`);
   for (const f of [tmp, ...sidecars(tmp)]) rmSync(f, { force: true });
   try {
     KINDS[kind].create(tmp).close();

@@ -207,7 +207,7 @@ describe('bit-rot inside cache rows', () => {
     for (let g = 0; g < 3; g++) {
       const b = Buffer.from(Array.from({ length: 256 }, rnd));
       for (let j = 3; j < 256; j += 4) b[j] &= 0x7e; // sign + exponent high bits: never Inf/NaN
-      const v = new Float32Array(b.buffer.slice(0));
+      const v = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
       assert.ok(v.every(Number.isFinite));
       const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
       assert.ok(norm > 1e30, `norm ${norm}`);

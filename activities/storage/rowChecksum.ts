@@ -15,20 +15,23 @@ export type StoredRow = Record<string, unknown>;
 export const CHECKSUM_COLUMN = 'checksum';
 
 export function rowChecksum(row: Readonly<Record<string, CellValue | unknown>>): string {
-  const h = createHash('sha256');
+  // One JSON text of [name, tag, value] triples (JSON quoting keeps the parts apart), blobs hashed after it in
+  // the same order with their lengths in the text: one hash update for the common row, no per-column buffers.
+  const parts: (string | number)[] = [];
+  const blobs: Buffer[] = [];
   for (const name of Object.keys(row).sort()) {
     const v = row[name];
     if (name === CHECKSUM_COLUMN || v === null || v === undefined) continue;
-    let tag: string;
-    let bytes: Buffer;
-    if (typeof v === 'string') [tag, bytes] = ['s', Buffer.from(v, 'utf8')];
+    if (typeof v === 'string') parts.push(name, 's', v);
     // A number read back from SQLite is the same double that was bound (REAL and INTEGER columns both round-trip).
-    else if (typeof v === 'number' || typeof v === 'bigint') [tag, bytes] = ['n', Buffer.from(String(v), 'utf8')];
-    else if (Buffer.isBuffer(v)) [tag, bytes] = ['b', v];
-    else return `unhashable:${name}`; // never equal to a stored sha256: such a row fails its checksum
-    const head = Buffer.from(`${name}\u0000${tag}\u0000${bytes.length}:`, 'utf8');
-    h.update(head).update(bytes);
+    else if (typeof v === 'number' || typeof v === 'bigint') parts.push(name, 'n', String(v));
+    else if (Buffer.isBuffer(v)) {
+      parts.push(name, 'b', v.length);
+      blobs.push(v);
+    } else return `unhashable:${name}`; // never equal to a stored sha256: such a row fails its checksum
   }
+  const h = createHash('sha256').update(JSON.stringify(parts));
+  for (const b of blobs) h.update(b);
   return h.digest('hex');
 }
 

@@ -47,9 +47,10 @@ export function resolveTemporalTarget(env: Readonly<Record<string, string | unde
 /**
  * Retry classes. Errors that must not be retried (4xx other than 429, bad input, budget exhausted) are raised
  * as `ApplicationFailure.nonRetryable` by the activity itself, so every policy below still honours them; the
- * type names are also listed so that a plain throw of one of our error classes is not retried either.
+ * type names are also listed so that a plain throw of one of our error classes is not retried either (workers also
+ * convert every StopError and a full disk into a non-retryable InfraFault: activities/temporalFaults.ts).
  */
-export const NON_RETRYABLE_ERROR_TYPES = ['NonRetryableProviderError', 'BudgetExceededError', 'InvalidInputError', 'InfraFault'];
+export const NON_RETRYABLE_ERROR_TYPES = ['NonRetryableProviderError', 'BudgetExceededError', 'InvalidInputError', 'InfraFault', 'DamagedCacheError', 'DiskFullError', 'CliError', 'StopError'];
 
 /** Rate limits and 5xx from a provider: back off generously (a 429 burst lasts tens of seconds). */
 export const PROVIDER_RETRY: RetryPolicy = {

@@ -54,6 +54,32 @@ export class DamagedCacheError extends InfraFault {
   }
 }
 
+/**
+ * The file system is full (or over quota) where a step writes: retrying cannot free space, so the step stops at
+ * once with one line (exit 5) instead of retrying for minutes; the rerun continues once space is freed.
+ */
+export class DiskFullError extends InfraFault {
+  override name = 'DiskFullError';
+  constructor(readonly detail: string) {
+    super(`no space left on the device (${detail}): free space there, then rerun the same command (it continues where it stopped)`);
+  }
+}
+
+/** Node's and SQLite's codes for a full file system or an exhausted quota. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/**
+ * A fault that retrying cannot fix, as the StopError the CLI reports (one line, its exit code), or null for an
+ * error worth retrying (a killed worker, a busy database). Ours (StopError: damaged cache, infra faults, user
+ * errors) are final by construction; a full disk is recognised by its code wherever it was thrown.
+ */
+export function fatalFault(err: unknown): StopError | null {
+  if (err instanceof StopError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && DISK_FULL_CODES.has(code)) return new DiskFullError(`${code}: ${String((err as Error).message ?? err).split('\n')[0]}`);
+  return null;
+}
+
 /** SQLite result codes that mean the file itself is broken (not busy, not a bug in our SQL). */
 const DAMAGE_CODES = /^SQLITE_(CORRUPT|NOTADB|IOERR|CANTOPEN|FORMAT)/;
 export function isSqliteDamage(err: unknown): boolean {

@@ -23,6 +23,12 @@ function find(program: Command, path: string): Command | undefined {
 /** The caches a command may open: the execution cache and the embedding cache (both honour their env overrides). */
 export const cachePaths = (): string[] => [defaultCachePath(), embeddingCachePath(process.env)];
 
+/**
+ * Caches this process moved aside (`--rebuild-cache`): a workflow left open by an earlier command ran on the old
+ * file and may have failed on it, so commands that would attach to one start afresh instead (cli/commands/embed.ts).
+ */
+export const rebuiltCaches: string[] = [];
+
 export function addRebuildCacheFlag(program: Command, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
   for (const path of REBUILD_CACHE_COMMANDS) {
     const cmd = find(program, path);
@@ -31,6 +37,7 @@ export function addRebuildCacheFlag(program: Command, log: (line: string) => voi
       if (!action.opts().rebuildCache) return;
       for (const file of cachePaths()) {
         const r = rebuildIfDamaged(file);
+        if (r) rebuiltCaches.push(file);
         if (r) log(`${file}: damaged cache (${r.detail}): moved aside to ${r.damaged_copy}; rebuilding it from scratch (--rebuild-cache)`);
       }
     });

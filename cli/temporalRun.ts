@@ -3,7 +3,7 @@
  * the queues with an in-process worker unless told not to, start the workflow or attach to the open one with
  * the same id (a resumed run), and stop everything it started when done or on Ctrl-C.
  */
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import { join } from 'node:path';
@@ -56,10 +56,17 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  // Each step runs whatever the one before did: a worker whose shutdown fails must not leave the dev server running.
   const stop = async () => {
-    await workers?.shutdown();
-    await native?.close();
-    await session.close();
+    try {
+      await workers?.shutdown();
+    } finally {
+      try {
+        await native?.close();
+      } finally {
+        await session.close();
+      }
+    }
   };
   // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
   const onSignal = () => void stop().then(() => process.exit(130));
@@ -72,10 +79,15 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
       native = await NativeConnection.connect({ address: session.address });
       workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
     }
-    return await body(session.client, queues);
-  } finally {
+    const result = await body(session.client, queues);
     process.off('SIGINT', onSignal);
     await stop();
+    return result;
+  } catch (err) {
+    process.off('SIGINT', onSignal);
+    // The command's own fault is the line the user sees; a failure while stopping after it would only hide it.
+    await stop().catch(() => undefined);
+    throw err;
   }
 }
 
@@ -88,7 +100,17 @@ export async function startOrAttach<W extends Workflow>(
   workflow: W,
   options: WorkflowStartOptions<W>,
   attached: (workflowId: string) => string,
+  opts: { fresh?: string } = {},
 ): Promise<WorkflowResultType<W>> {
+  // `fresh` (the reason): an open workflow with this id belongs to state this command replaced; end it, never attach.
+  if (opts.fresh) {
+    try {
+      await client.workflow.getHandle(options.workflowId).terminate(opts.fresh);
+      process.stderr.write(`ended the workflow left open by an earlier command (${options.workflowId}): ${opts.fresh}\n`);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
   try {
     return await client.workflow.execute(workflow, options);
   } catch (err) {

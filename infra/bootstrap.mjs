@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,12 +56,16 @@ function verifyTemporal() {
   log(version);
 }
 
-/** Where later code finds the interpreter for untrusted code: the base interpreter, not the venv. */
+/**
+ * Where later code finds the interpreter for untrusted code: the base interpreter, not the venv. The venv's path
+ * is stored relative to the checkout (a copied or moved checkout must run its own venv, not the original's); the
+ * base interpreter lies outside it and is checked again at start (activities/python/interpreter.ts).
+ */
 function recordPython() {
   const state = join(root, '.execretrieval');
   mkdirSync(state, { recursive: true });
   const base = run(venvPython, ['-c', 'import sys; print(getattr(sys, "_base_executable", sys.executable))']).trim();
-  writeFileSync(join(state, 'python.json'), JSON.stringify({ python: base, venvPython }, null, 2) + '\n');
+  writeFileSync(join(state, 'python.json'), JSON.stringify({ python: base, venvPython: relative(root, venvPython) }, null, 2) + '\n');
 }
 
 ensureVenv();

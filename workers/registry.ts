@@ -57,8 +57,11 @@ function lazyOracle(): { get: () => Promise<Oracle>; close: () => Promise<void> 
   return {
     get: () => (p ??= openOracle()),
     close: async () => {
-      if (p) await (await p).close();
+      // An oracle that failed to open (a damaged cache) has nothing to close: its error was the activity's, and
+      // rethrown here it stopped the worker's shutdown before the dev server was stopped (issue 26).
+      const o = p ? await p.catch(() => null) : null;
       p = null;
+      await o?.close();
     },
   };
 }

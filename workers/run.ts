@@ -7,6 +7,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
+import { fatalFaultInterceptor } from '../activities/temporalFaults.ts';
 import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
 
 export interface StartWorkersOptions {
@@ -51,9 +52,17 @@ export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', l
     }
     mkdirSync(dirname(logFile), { recursive: true });
     const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
+    let lost = false;
     const logger = new DefaultLogger(lvl, (e) => {
       const when = new Date(Number(e.timestampNanos / 1_000_000n)).toISOString();
-      appendFileSync(logFile, `${when} [${e.level}] ${e.message}${e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta, bigints)}` : ''}\n`);
+      try {
+        appendFileSync(logFile, `${when} [${e.level}] ${e.message}${e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta, bigints)}` : ''}\n`);
+      } catch (err) {
+        // Called from the SDK's timer: a throw here is an uncaught exception that kills the process with a stack
+        // (a full disk did exactly that). The SDK's log is not the run's result; its lines are dropped, said once.
+        if (!lost) process.stderr.write(`${logFile}: cannot write the Temporal SDK's log (${(err as { code?: string }).code ?? (err as Error).message}); its lines are dropped\n`);
+        lost = true;
+      }
     });
     Runtime.install({ logger, telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: lvl }), forward: {} } } });
   } catch {
@@ -89,6 +98,8 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
           ...(key === 'default' ? { workflowBundle } : {}),
           ...(opts.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions } : {}),
           shutdownGraceTime: '5 seconds',
+          // A damaged cache, a full disk, a bad configuration: failed at once, never retried (activities/temporalFaults.ts).
+          interceptors: { activity: [fatalFaultInterceptor] },
           // Cancellation reaches an activity only in a heartbeat's answer, and heartbeats are throttled to 0.8 × the
           // heartbeat timeout (24 s for ours) unless capped: a cancelled batch (its configuration failed) stops within ~2 s.
           maxHeartbeatThrottleInterval: '2 seconds',
@@ -110,6 +121,15 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
   return { done, shutdown };
 }
 
+/** Closes every bundle, even after one fails to (the first failure is rethrown once all have been tried). */
 async function closeAll(bundles: ActivityBundle[]): Promise<void> {
-  for (const b of bundles) await b.close?.();
+  let first: unknown = null;
+  for (const b of bundles) {
+    try {
+      await b.close?.();
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  if (first !== null) throw first;
 }

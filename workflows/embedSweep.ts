@@ -38,6 +38,20 @@ function reasonOf(err: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * A fault of the machine, not of the configuration (a damaged cache, a full disk: activities/temporalFaults.ts
+ * makes them non-retryable `InfraFault`s): every configuration would meet it, so the sweep fails with its line
+ * (the CLI exits 5) instead of reporting one failed configuration after another and exiting 0.
+ */
+function infraFaultOf(err: unknown): ApplicationFailure | null {
+  let e: unknown = err;
+  while (e instanceof Error) {
+    if (e instanceof ApplicationFailure && e.type === 'InfraFault') return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResult> {
   if (!input.runDir) throw ApplicationFailure.nonRetryable('embedSweep: runDir is required', 'InvalidInputError');
   const acts = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues));
@@ -76,6 +90,8 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
       const written = await acts.writeEmbeddingMatrices({ runDir: plan.runDir, config: p.config });
       return { ...base, status: 'ok', reason: null, stats: sumStats(stats), files: written.files, dims: written.dims };
     } catch (err) {
+      const fault = infraFaultOf(err);
+      if (fault) throw ApplicationFailure.nonRetryable(fault.message, 'InfraFault');
       return { ...base, status: 'failed', reason: reasonOf(err), stats: stats.length ? sumStats(stats) : null };
     }
   };

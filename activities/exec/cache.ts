@@ -4,6 +4,7 @@ import { tableFromArrays } from 'apache-arrow';
 import { isBareFailure, type TestSuite } from '../../schemas/exec.ts';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { openCacheDb } from '../storage/sqliteChecked.ts';
+import { migrateChecksums, nowStamp, rowChecksum, rowVerifies, type StoredRow } from '../storage/rowChecksum.ts';
 import { writeParquet } from '../storage/parquet.ts';
 
 export interface CachedRun {
@@ -54,20 +55,44 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * more). A run with only timeouts and crashes never answers a longer limit: under it, it might pass. Every other
  * lookup (a canonical, which must pass) gets only its own limit's timeouts.
  *
- * Damage is never an answer: the file is checked on open (`quick_check`), and a row that cannot be read back, or
- * reads back as something other than a list of outcomes, throws DamagedCacheError (file + repair command), which
- * the oracle returns as an `infra_error` result rather than a verdict.
+ * Damage is never an answer: the file is checked on open (`quick_check`); a row that SQLite cannot read back throws
+ * DamagedCacheError (file + repair command), which the oracle returns as an `infra_error` result rather than a
+ * verdict; a row that reads back but fails its checksum (bit-rot inside the row: a FAIL turned into pass) is a
+ * miss, counted and reported in one line, executed again and replaced.
  */
-/** An exec_runs row as put inserts it: key, content key, timeout, runner version, outcomes, n_pass, timed_out, wall_ms, cpu_ms. */
-type RunRow = [string, string, number, string, string, number, number, number, number | null];
+/**
+ * The columns put writes, in insert order: every one of them is covered by the row's checksum (rowChecksum over the
+ * row object put inserts; verified over `SELECT *` on read), so a column added here is checksummed by construction.
+ */
+export const EXEC_COLUMNS = ['key', 'content_key', 'timeout_s', 'runner_version', 'outcomes', 'n_pass', 'timed_out', 'wall_ms', 'cpu_ms', 'created_at'] as const;
+type RunRow = Record<(typeof EXEC_COLUMNS)[number], string | number | null> & { checksum: string };
+type StoredRun = { outcomes: unknown; wall_ms: unknown; cpu_ms: unknown; timeout_s: number; timed_out: number } & StoredRow;
+
+/** The older validity test (before checksums): what a row must read back as to be migrated with a checksum. */
+export function execRowReadable(r: StoredRow): boolean {
+  return (
+    typeof r.key === 'string' &&
+    typeof r.content_key === 'string' &&
+    typeof r.timeout_s === 'number' &&
+    typeof r.wall_ms === 'number' &&
+    (r.cpu_ms === null || r.cpu_ms === undefined || typeof r.cpu_ms === 'number') &&
+    parseOutcomes(r.outcomes) !== null
+  );
+}
+
+/** A stored row that is a result: its checksum matches its content and its content reads back. */
+export const execRowVerifies = (r: StoredRow): boolean => rowVerifies(r) && execRowReadable(r);
 
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number }>;
-  private readonly putStmt: Database.Statement<RunRow>;
+  private readonly getStmt: Database.Statement<[string, number, number], StoredRun>;
+  private readonly byKeyStmt: Database.Statement<[string], StoredRow>;
+  private readonly putStmt: Database.Statement<[RunRow]>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
   /** The verdict and, with a payer, its payment: one transaction, built once (put runs once per execution). */
-  private readonly putPaid: (row: RunRow, paidBy: string) => void;
+  private readonly putTx: (row: RunRow, paidBy: string | undefined) => void;
+  /** Rows that failed their checksum in this process (each one a miss, re-run and replaced). */
+  damagedRows = 0;
 
   constructor(
     readonly path: string,
@@ -91,6 +116,8 @@ export class ExecCache {
     // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
     const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
+    // The checksum came later still: rows of an older file that read back valid are checksummed once, now.
+    guardDamage(path, () => migrateChecksums(this.db, 'exec_runs', ['key'], execRowReadable));
     // One row per execution a payer (ExecRequest.paid_by) ran, written in the verdict's own transaction: a
     // process killed at any instant has either stored the verdict and its payment, or neither. A log line
     // written after the verdict missed the execution when a SIGKILL fell between the two.
@@ -102,41 +129,67 @@ export class ExecCache {
     );
     CREATE INDEX IF NOT EXISTS exec_payments_payer ON exec_payments (paid_by)`);
     this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
-    this.putPaid = this.db.transaction((row: RunRow, paidBy: string) => {
-      this.putStmt.run(...row);
-      this.payStmt.run(row[0], paidBy, process.pid);
-    });
     // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
     // class comment): one answer for one state.
-    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out FROM exec_runs
+    this.getStmt = this.db.prepare(`SELECT * FROM exec_runs
       WHERE content_key = ? AND timeout_s <= ? ORDER BY timeout_s = ? DESC, timeout_s DESC`);
+    this.byKeyStmt = this.db.prepare('SELECT * FROM exec_runs WHERE key = ?');
+    // OR REPLACE, used only when the row under this key is absent or fails its checksum (putTx): a sound row is
+    // never overwritten, so the first verdict stored stays the answer.
     this.putStmt = this.db.prepare(
-      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms, cpu_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO exec_runs (${EXEC_COLUMNS.join(', ')}, checksum) VALUES (${EXEC_COLUMNS.map((c) => `@${c}`).join(', ')}, @checksum)`,
     );
+    const tx = this.db.transaction((row: RunRow, paidBy: string | undefined) => {
+      const old = this.byKeyStmt.get(row.key as string);
+      if (!old || !execRowVerifies(old)) this.putStmt.run(row);
+      if (paidBy !== undefined) this.payStmt.run(row.key as string, paidBy, process.pid);
+    });
+    // Immediate: the read and the write are one step, with no other writer between them.
+    this.putTx = (row, paidBy) => tx.immediate(row, paidBy);
   }
 
   /** The stored run that answers (content, timeoutS), if any; `timeoutFails`: see the class comment. */
   get(contentKey: string, timeoutS: number, timeoutFails = false): CachedRun | undefined {
     const rows = this.guard(() => this.getStmt.all(contentKey, timeoutS, timeoutS));
     for (const row of rows) {
-      const outcomes = parseOutcomes(row.outcomes);
-      if (!outcomes || typeof row.wall_ms !== 'number' || !(row.cpu_ms === null || typeof row.cpu_ms === 'number')) {
-        throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
+      // A row that fails its checksum is a miss, never an answer: the run is executed again and replaces it.
+      if (!execRowVerifies(row)) {
+        this.noteDamaged();
+        continue;
       }
+      const outcomes = parseOutcomes(row.outcomes)!;
+      const wall_ms = row.wall_ms as number;
+      const cpu_ms = row.cpu_ms as number | null;
       const answers = row.timeout_s === timeoutS || !row.timed_out || (timeoutFails && outcomes.some(isBareFailure));
-      if (answers) return row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
+      if (answers) return cpu_ms === null || cpu_ms === undefined ? { outcomes, wall_ms } : { outcomes, wall_ms, cpu_ms };
     }
     return undefined;
   }
 
   /** Stores a run; with `paidBy` (the run just executed for that payer) also its payment, in one transaction. */
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun, paidBy?: string): void {
-    const nPass = run.outcomes.filter((o) => o === 'pass').length;
-    const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    const row: RunRow = [execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null];
-    // Without a payer a single INSERT is its own transaction.
-    this.guard(() => (paidBy === undefined ? this.putStmt.run(...row) : this.putPaid(row, paidBy)));
+    const content = {
+      key: execRunKey(contentKey, timeoutS),
+      content_key: contentKey,
+      timeout_s: timeoutS,
+      runner_version: runnerVersion,
+      outcomes: JSON.stringify(run.outcomes),
+      n_pass: run.outcomes.filter((o) => o === 'pass').length,
+      timed_out: run.outcomes.includes('TIMEOUT') ? 1 : 0,
+      wall_ms: run.wall_ms,
+      cpu_ms: run.cpu_ms ?? null,
+      created_at: nowStamp(),
+    } satisfies Omit<RunRow, 'checksum'>;
+    const row: RunRow = { ...content, checksum: rowChecksum(content) };
+    this.guard(() => this.putTx(row, paidBy));
+  }
+
+  /** One line on the first row that fails its checksum (the rest are counted): a re-run is never silent. */
+  private noteDamaged(): void {
+    this.damagedRows += 1;
+    if (this.damagedRows === 1) {
+      process.stderr.write(`${this.path}: a cached execution failed its checksum: it is executed again and replaced, never used (\`execretrieval cache verify\` counts them)\n`);
+    }
   }
 
   /** The executions `paidBy` paid for, in the order they were stored: the run key (execRunKey) and the process that ran it. */
@@ -146,12 +199,7 @@ export class ExecCache {
 
   /** SQLite's damage codes (a page overwritten after open) as DamagedCacheError; anything else is rethrown. */
   private guard<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (err) {
-      if (isSqliteDamage(err)) throw new DamagedCacheError(this.path, `${(err as { code: string }).code}: ${(err as Error).message}`);
-      throw err;
-    }
+    return guardDamage(this.path, fn);
   }
 
   count(): number {
@@ -189,5 +237,15 @@ export function parseOutcomes(text: unknown): string[] | null {
     return Array.isArray(v) && v.every((o) => typeof o === 'string') ? v : null;
   } catch {
     return null;
+  }
+}
+
+/** Runs fn; SQLite's damage codes become DamagedCacheError naming the file, anything else is rethrown. */
+export function guardDamage<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isSqliteDamage(err)) throw new DamagedCacheError(path, `${(err as { code: string }).code}: ${(err as Error).message}`);
+    throw err;
   }
 }

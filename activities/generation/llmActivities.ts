@@ -18,7 +18,7 @@ import { LlmSettings, type LlmUsage, type RegistryEntry } from '../../core/gener
 import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
 import type { Task } from '../../schemas/task.ts';
 import { ledgerAt, type BudgetCap } from '../ledger/ledger.ts';
-import { InvalidInputError, ProviderError } from '../llm/errors.ts';
+import { BudgetExceededError, BudgetWaitError, InvalidInputError, ProviderError } from '../llm/errors.ts';
 import { callLlm, outputAllowance, providerEnv } from '../llm/providers.ts';
 import { loadPriceTable, loadPromptSet, promptSha256 } from './files.ts';
 import { runPaths } from './runFiles.ts';
@@ -28,6 +28,8 @@ export type Budget = BudgetCap;
 
 /** Backoff between provider retries when the provider sends no Retry-After: 1 s, doubling, at most 60 s. */
 const BACKOFF_FIRST_MS = 1_000;
+/** How often a call that waits for budget held by calls in flight asks again (a ledger read; calls last seconds). */
+const BUDGET_WAIT_MS = 100;
 const BACKOFF_MAX_MS = 60_000;
 
 export interface CallMeta {
@@ -83,6 +85,24 @@ export function createLlmActivities(deps: LlmActivityDeps) {
 
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
+  /**
+   * Records the call against the budget; while only the worst cases of calls in flight stand in its way
+   * (BudgetWaitError) it waits for them to end and asks again, so concurrency never stops a run far below its
+   * cap. It gives up at the attempt's patience deadline (a dead worker's `started` row holds its reservation until
+   * its entry runs again), then as budget-stopped.
+   */
+  async function startWithinBudget(deadline: number, start: () => number): Promise<number> {
+    for (;;) {
+      try {
+        return start();
+      } catch (err) {
+        if (!(err instanceof BudgetWaitError)) throw err;
+        if (Date.now() >= deadline) throw new BudgetExceededError(`budget cap reached: ${err.message} kept this call waiting past --provider-patience (rerun to resume)`);
+        await sleep(BUDGET_WAIT_MS);
+      }
+    }
+  }
+
   /** Steps (1)–(3) and the request, with provider errors retried until the patience runs out. */
   async function call(
     runDir: string,
@@ -112,7 +132,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
     // Attempts are for the model, not for the network: every try below is the same attempt (try_no 1, 2, ...),
     // each a ledger row, and only the patience (not --max-attempts) bounds them.
     for (let tries = 1; ; tries++) {
-      const id = ledger.startCall(
+      const id = await startWithinBudget(deadline, () => ledger.startCall(
         {
           ...key,
           provider: settings.provider,
@@ -125,7 +145,7 @@ export function createLlmActivities(deps: LlmActivityDeps) {
           ...bound,
         },
         budget,
-      );
+      ));
       const t0 = performance.now();
       try {
         const reply = await callLlm(settings, messages, env);

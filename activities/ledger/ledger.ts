@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CallStatus, LedgerCall, LedgerPhase } from '../../core/generation/ledgerTypes.ts';
-import { BudgetExceededError } from '../llm/errors.ts';
+import { BudgetExceededError, BudgetWaitError } from '../llm/errors.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS calls (
@@ -71,10 +71,13 @@ const ADDED_COLUMNS = [
 /**
  * Spend that counts against a cap: what was billed, plus the worst case of every call still in flight or lost
  * (its bill is unknown, so it is reserved at its bound). Refused calls (status error) were not billed.
+ * `held_*` is the part reserved by calls in flight (`started`): released, down to their real bill, as they end.
  */
 const SPEND_SQL = `SELECT
   COALESCE(SUM(CASE WHEN status IN ('started','lost') THEN COALESCE(cost_usd_max, 0) ELSE COALESCE(cost_usd, 0) END), 0) AS cost_usd,
-  COALESCE(SUM(CASE WHEN status IN ('started','lost') THEN COALESCE(tokens_max, 0) ELSE COALESCE(input_tokens + output_tokens, 0) END), 0) AS tokens
+  COALESCE(SUM(CASE WHEN status IN ('started','lost') THEN COALESCE(tokens_max, 0) ELSE COALESCE(input_tokens + output_tokens, 0) END), 0) AS tokens,
+  COALESCE(SUM(CASE WHEN status = 'started' THEN COALESCE(cost_usd_max, 0) ELSE 0 END), 0) AS held_usd,
+  COALESCE(SUM(CASE WHEN status = 'started' THEN COALESCE(tokens_max, 0) ELSE 0 END), 0) AS held_tokens
   FROM calls WHERE run_id=?`;
 
 export class Ledger {
@@ -133,17 +136,31 @@ export class Ledger {
     }).immediate();
   }
 
+  /**
+   * A call whose worst case does not fit what is left of the cap. When it would not fit even with no call in
+   * flight (billed + lost + its worst case > cap) no call of this size ever will: BudgetExceededError, the run
+   * stops. When only the reservations of calls in flight are in its way, BudgetWaitError: it waits for them to
+   * end (their bills are usually far below their worst cases) rather than stop the run far below the cap.
+   */
   private refuseOverBudget(run_id: string, bound: Partial<CallBound>, budget: BudgetCap): void {
-    const s = this.spend(run_id);
+    const s = this.db.prepare(SPEND_SQL).get(run_id) as { cost_usd: number; tokens: number; held_usd: number; held_tokens: number };
     const cost = bound.cost_usd_max ?? 0;
     const tokens = bound.tokens_max ?? 0;
     if (budget.max_usd !== undefined && s.cost_usd + cost > budget.max_usd) {
-      throw new BudgetExceededError(
-        `budget cap reached: $${s.cost_usd.toFixed(4)} spent or reserved + this call's worst case $${cost.toFixed(4)} > $${budget.max_usd} (rerun with a higher --budget-usd to resume)`,
-      );
+      const settled = s.cost_usd - s.held_usd;
+      if (settled + cost > budget.max_usd) {
+        throw new BudgetExceededError(
+          `budget cap reached: $${settled.toFixed(4)} spent (lost calls at their bound) + this call's worst case $${cost.toFixed(4)} > $${budget.max_usd} (rerun with a higher --budget-usd to resume)`,
+        );
+      }
+      throw new BudgetWaitError(`$${s.held_usd.toFixed(4)} reserved by calls in flight`);
     }
     if (budget.max_tokens !== undefined && s.tokens + tokens > budget.max_tokens) {
-      throw new BudgetExceededError(`budget cap reached: ${s.tokens} tokens used or reserved + this call's worst case ${tokens} > ${budget.max_tokens} (rerun with a higher --budget-tokens to resume)`);
+      const settled = s.tokens - s.held_tokens;
+      if (settled + tokens > budget.max_tokens) {
+        throw new BudgetExceededError(`budget cap reached: ${settled} tokens used (lost calls at their bound) + this call's worst case ${tokens} > ${budget.max_tokens} (rerun with a higher --budget-tokens to resume)`);
+      }
+      throw new BudgetWaitError(`${s.held_tokens} tokens reserved by calls in flight`);
     }
   }
 
@@ -170,7 +187,8 @@ export class Ledger {
 
   /** Spend so far (every call of the run, all phases), with in-flight and lost calls at their worst case. */
   spend(run_id: string): { cost_usd: number; tokens: number } {
-    return this.db.prepare(SPEND_SQL).get(run_id) as { cost_usd: number; tokens: number };
+    const s = this.db.prepare(SPEND_SQL).get(run_id) as { cost_usd: number; tokens: number };
+    return { cost_usd: s.cost_usd, tokens: s.tokens };
   }
 
   /**

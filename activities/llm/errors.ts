@@ -26,6 +26,14 @@ export class BudgetExceededError extends Error {
   override name = 'BudgetExceededError';
 }
 
+/**
+ * The call fits the budget, but not beside the worst cases reserved by calls still in flight: it waits for one of
+ * them to finish (its real bill is usually far below its worst case) and asks again (llmActivities). Never shown.
+ */
+export class BudgetWaitError extends Error {
+  override name = 'BudgetWaitError';
+}
+
 /** Configuration the run cannot proceed without (API key, price); retrying would not help. */
 export class InvalidInputError extends Error {
   override name = 'InvalidInputError';

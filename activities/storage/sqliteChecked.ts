@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
+import { DamagedCacheError, fatalFault, isSqliteDamage } from '../faults.ts';
 
 export interface OpenOptions {
   busyTimeoutMs: number;
@@ -30,6 +30,8 @@ export function openCacheDb(path: string, opts: OpenOptions): Database.Database 
     return db;
   } catch (err) {
     db?.close();
+    const fatal = fatalFault(err);
+    if (fatal) throw fatal; // a full disk is not a damaged file
     if (isSqliteDamage(err)) throw new DamagedCacheError(path, `${(err as { code: string }).code}: ${(err as Error).message}`);
     throw err;
   }

@@ -4,7 +4,7 @@ import { ExecCache } from '../../activities/exec/cache.ts';
 import { defaultCachePath } from '../../activities/exec/oracle.ts';
 import { embeddingCachePath } from '../../activities/paths.ts';
 import { EXIT_CODES, StopError, repairCommand } from '../../activities/faults.ts';
-import { repairCache, verifyCache } from '../../activities/storage/cacheRepair.ts';
+import { repairCache, verifyCache, type RepairResult } from '../../activities/storage/cacheRepair.ts';
 
 export function registerCache(program: Command): void {
   const cache = program.command('cache').description('Inspect, export, verify or repair the caches (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite)');
@@ -32,7 +32,7 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('verify')
-    .description('SQLite integrity_check plus every row read back as the cache reads it; one line per file')
+    .description('SQLite integrity_check plus every row read back and checked against its checksum, as the cache reads it; one line per file')
     .option('--path <file>', 'cache file (default: the execution and embedding caches that exist)')
     .addHelpText('after', `\nExit code: 0 when every file is sound; ${EXIT_CODES.infra} when one is damaged (the line names the repair command).`)
     .action((opts: { path?: string }) => {
@@ -47,7 +47,7 @@ export function registerCache(program: Command): void {
         const what = [
           ...h.problems.slice(0, 1),
           ...(h.scan_incomplete ? ['rows on damaged pages cannot be read'] : []),
-          ...(h.rows_invalid ? [`${h.rows_invalid} rows do not read back as valid entries`] : []),
+          ...(h.rows_invalid ? [`${h.rows_invalid} rows fail their checksum`] : []),
         ].join('; ');
         console.log(`${p}: damaged (${what}; ${h.rows_readable} rows readable): run \`${repairCommand(p)}\``);
         process.exitCode = EXIT_CODES.infra;
@@ -55,7 +55,7 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('repair')
-    .description('rebuild a damaged cache file from the rows it can still read (the rest is recomputed); the damaged file is kept as <file>.damaged')
+    .description('rebuild a damaged cache file from exactly the rows that verify (checksum), recovering rows past damaged pages (the rest is recomputed); the damaged file is kept as <file>.damaged')
     .requiredOption('--path <file>', 'cache file to repair (stop every process that uses it first)')
     .action((opts: { path: string }) => {
       if (!existsSync(opts.path)) throw new StopError(`${opts.path}: no such file`, 1);
@@ -63,7 +63,15 @@ export function registerCache(program: Command): void {
       console.log(
         r.kind === 'unknown'
           ? `${r.path}: not readable as a cache at all; moved to ${r.damaged_copy}, a new empty cache starts on next use`
-          : `${r.path}: rebuilt with ${r.kept} readable rows (${r.dropped_invalid} invalid rows dropped; rows on damaged pages are recomputed on next use); damaged file kept as ${r.damaged_copy}`,
+          : `${r.path}: rebuilt with ${r.kept} rows that verify (${r.recovered} of them recovered past damaged pages); dropped ${droppedText(r)} (recomputed on next use); damaged file kept as ${r.damaged_copy}`,
       );
     });
+}
+
+/** How many rows repair dropped: those that failed their checksum, and those lost with their pages when an index still counts them. */
+function droppedText(r: RepairResult): string {
+  const lost = r.rows_before === null ? null : Math.max(0, r.rows_before - r.kept - r.dropped_invalid);
+  const parts = [`${r.dropped_invalid} rows that fail their checksum`];
+  parts.push(lost === null ? 'and any rows on pages that could not be read (not counted: no index of the table is whole)' : `and ${lost} rows on pages that could not be read`);
+  return parts.join(' ');
 }

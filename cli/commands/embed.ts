@@ -6,6 +6,10 @@ import { projectRoot, resolveRunDir } from '../../activities/paths.ts';
 import { ACTIVITY_PROVIDERS } from '../../workers/registry.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
+import { WorkflowFailedError } from '@temporalio/client';
+import { exitCodeOf } from '../pipelineRun.ts';
+import { CliError } from '../errors.ts';
+import { rebuiltCaches } from '../rebuildCache.ts';
 
 /** `runs/<id>` given as a path, or just the id; it must exist (embed reads a built benchmark). */
 function resolveRun(run: string): string {
@@ -33,7 +37,17 @@ export function registerEmbed(program: Command): void {
         const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? []])).digest('hex').slice(0, 12);
         const workflowId = `embed-${basename(runDir)}-${key}`;
         const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency }] as const;
-        const result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`);
+        // A cache this command rebuilt (--rebuild-cache): a sweep still open ran on the old file; never attach to it.
+        const fresh = rebuiltCaches.length ? `${rebuiltCaches.join(', ')} rebuilt (--rebuild-cache)` : undefined;
+        let result;
+        try {
+          result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`, { fresh });
+        } catch (err) {
+          // A damaged cache, a full disk: one line and the table's exit code (5), not "Workflow execution failed".
+          if (!(err instanceof WorkflowFailedError)) throw err;
+          const { code, message } = exitCodeOf(err);
+          throw new CliError(message, code);
+        }
         // Configurations the user did not ask for and that cannot run here (no key, no server) are one line, not one each.
         const quiet = configIds ? [] : result.results.filter((r) => r.status === 'unavailable');
         for (const r of result.results) {

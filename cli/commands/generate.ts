@@ -38,6 +38,7 @@ interface CommonOpts {
   providerPatience: string;
   maxAttempts: string;
   reasoningEffort?: string;
+  maxOutputTokens?: string;
   endpoint?: string;
   model?: string;
 }
@@ -54,7 +55,11 @@ function num(v: string | undefined, flag: string): number | undefined {
 function llmSettings(provider: string, o: CommonOpts): LlmSettings {
   if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`);
   if (!o.model) throw new Error(`--model is required with provider ${provider}`);
-  const r = LlmSettings.safeParse({ provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort });
+  const maxOut = num(o.maxOutputTokens, '--max-output-tokens');
+  const r = LlmSettings.safeParse({
+    provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort,
+    ...(maxOut !== undefined ? { max_output_tokens: maxOut } : {}),
+  });
   if (!r.success) throw new Error(formatIssues(r.error.issues));
   if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
   return r.data;
@@ -90,6 +95,7 @@ function common(cmd: Command): Command {
     .option('--model <name>', 'model id (must be in data/prices.json)')
     .option('--endpoint <name>', 'API endpoint: openai responses|chat.completions; anthropic messages; gemini generateContent')
     .option('--reasoning-effort <level>', 'minimal|low|medium|high (or a thinking-token budget for anthropic/gemini)')
+    .option('--max-output-tokens <n>', 'output cap each request states (default 16000); the budget reserves, and the audit bounds a lost call at, exactly this (plus the thinking budget where the provider adds it)')
     .option('--max-attempts <n>', 'generation attempts per entry (regenerations get the previous reasons)', '3')
     .option('--budget-usd <usd>', 'stop new attempts once the run has spent this much (resumable)')
     .option('--budget-tokens <n>', 'stop new attempts once the run has used this many tokens (resumable)')

@@ -11,6 +11,7 @@ import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
 import { writeTinyBenchmark } from './sweep-fixture.ts';
+import { venvPythonExecutable } from '../../activities/python/interpreter.ts';
 
 let t: TestTemporal;
 let server: FakeEmbeddingServer;
@@ -71,7 +72,7 @@ test('embedSweep fans out per configuration and batch; failures stay in their co
 
   // Matrices: read back with pyarrow (an independent reader), shape, ids, values and metadata.
   const e5Dir = join(runDir, 'embeddings', 'e5-tei');
-  const py = JSON.parse(readFileSync('.execretrieval/python.json', 'utf8')).venvPython as string;
+  const py = venvPythonExecutable();
   const out = execFileSync(py, ['-c', `
 import json, sys, pyarrow.parquet as pq, pyarrow.ipc as ipc
 res = {}

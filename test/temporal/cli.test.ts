@@ -14,6 +14,7 @@ import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
+import { venvPythonExecutable } from '../../activities/python/interpreter.ts';
 
 const run = promisify(execFile);
 let t: TestTemporal;
@@ -61,7 +62,7 @@ test('generate registry → generate benchmark (gemini) → audit: files, and Pa
   const audit = await cli(['audit', runDir]);
   assert.match(audit.stdout, /first-attempt validation rate: 83\.3% \(5 of 6\)/);
   // Parquet read by pyarrow, summed there, compared with the ledger summed here.
-  const py = JSON.parse(readFileSync(join(PROJECT_ROOT, '.execretrieval', 'python.json'), 'utf8')).venvPython as string;
+  const py = venvPythonExecutable();
   const script = 'import sys, json, pyarrow.parquet as pq\ntab = pq.read_table(sys.argv[1])\nt = tab.to_pydict()\nprint(json.dumps({"calls": len(t["entry_id"]), "input": sum(x or 0 for x in t["input_tokens"]), "output": sum(x or 0 for x in t["output_tokens"]), "cost": sum(x or 0 for x in t["cost_usd"]), "types": [str(tab.schema.field(n).type) for n in ("input_tokens", "cost_usd", "entry_id")]}))';
   const out = JSON.parse((await run(py, ['-c', script, join(runDir, 'audit', 'calls.parquet')])).stdout);
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));

@@ -20,6 +20,7 @@
 import { ApplicationFailure, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineDefaultActivities, PipelineExecActivities, BuildStageOutput, ScoreStageOutput, StageAttempt } from '../activities/pipeline/pipelineActivities.ts';
 import type { PendingFile } from '../activities/pipeline/stageFiles.ts';
+import type { ReportedVerdict } from '../activities/pipeline/pipelineActivities.ts';
 import type { SandboxLayers } from '../activities/exec/types.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 import { embedSweep, type EmbedSweepResult } from './embedSweep.ts';
@@ -47,10 +48,26 @@ export interface RunPipelineInput {
   until?: PipelineStop;
   /** Build even when the benchmark is complete (`--rebuild`; `--from build` implies it). */
   rebuild?: boolean;
-  /** Requests per exec batch, and batches in flight (defaults 24 and 16). */
+  /** Requests per exec batch (default 24; a batch is also at most 512 KB: stageFiles.ts). */
   batchSize?: number;
+  /**
+   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`). The default, 256, keeps
+   * every worker busy: each takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the
+   * queue for whichever worker frees a slot first.
+   */
   batchesInFlight?: number;
+  /**
+   * The queue of the process that owns runDir and the authoritative execution cache (the coordinator: the CLI's
+   * own worker, with or without --no-worker); default: the default queue.
+   */
+  coordinatorQueue?: string;
 }
+
+/** Settings that change how a run is carried out, not what it computes: left out of its workflow id. */
+export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue'] as const;
+export const DEFAULT_BATCHES_IN_FLIGHT = 256;
+/** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
+export const MAX_ROUNDS = 100;
 
 export interface StageRecord {
   status: 'done' | 'skipped';
@@ -93,11 +110,14 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   }
   const exec = proxyActivities<PipelineExecActivities>(activityOptions('exec', input.queues));
   // Scoring and the report run bootstrap statistics over every configuration: minutes on MBPP, so a longer bound than the default class, and a heartbeat to notice a dead worker.
-  const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, { startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds' }));
+  // Every activity that touches runDir or the authoritative cache goes to the coordinator, the one process that owns them.
+  const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, {
+    startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds', ...(input.coordinatorQueue ? { taskQueue: input.coordinatorQueue } : {}),
+  }));
   const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0, notes: [] };
   setHandler(pipelineProgressQuery, () => progress);
 
-  const { queues: _q, ...settings } = input;
+  const { queues: _q, coordinatorQueue: _c, ...settings } = input;
   const result: RunPipelineResult = { run_id: input.runId, workflow_id: workflowInfo().workflowId, settings, stages: {}, score: null };
   const record = async (stage: string, r: StageRecord) => {
     result.stages[stage] = r;
@@ -106,26 +126,33 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   const order = PIPELINE_STAGES.indexOf(from);
   const benchmark = `${input.runDir}/benchmark`;
   const batchSize = Math.max(1, input.batchSize ?? 24);
-  const inFlight = Math.max(1, input.batchesInFlight ?? 16);
+  const inFlight = Math.max(1, input.batchesInFlight ?? DEFAULT_BATCHES_IN_FLIGHT);
 
-  /** One pending file's requests in batches on the exec queue, a few batches in flight (so several workers share them). */
+  /**
+   * One pending file's requests in batches on the exec queue, many in flight (every worker serving it takes a
+   * share). Requests and verdicts travel through the workflow: a lane asks the coordinator for a batch's requests
+   * (a byte range of the pending file, read once), hands them to an exec worker in the activity input, and gives
+   * the verdicts back to the coordinator with its next request, which stores them in the authoritative cache.
+   */
   const runBatches = async (p: PendingFile): Promise<{ run: number; cached: number }> => {
-    const ranges: [number, number][] = [];
-    for (let s = 0; s < p.count; s += batchSize) ranges.push([s, Math.min(p.count, s + batchSize)]);
     progress.batches_done = 0;
-    progress.batches_total = ranges.length;
+    progress.batches_total = p.batches.length;
     const tally = { run: 0, cached: 0 };
     let next = 0;
     const lane = async () => {
-      while (next < ranges.length) {
-        const [start, end] = ranges[next++];
-        const got = await exec.pipelineExecuteBatch({ runDir: input.runDir, file: p.file, start, end });
+      let verdicts: ReportedVerdict[] = [];
+      while (next < p.batches.length) {
+        const [start, end] = p.batches[next++];
+        const { requests } = await local.pipelineExchange({ runDir: input.runDir, store: verdicts, read: { file: p.file, start, end } });
+        const got = await exec.pipelineExecuteBatch({ paidBy: input.runDir, requests });
+        verdicts = got.verdicts;
         tally.run += got.run;
         tally.cached += got.cached;
         progress.batches_done++;
       }
+      if (verdicts.length) await local.pipelineExchange({ runDir: input.runDir, store: verdicts });
     };
-    await Promise.all(Array.from({ length: Math.min(inFlight, ranges.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(inFlight, p.batches.length) }, lane));
     return tally;
   };
 
@@ -134,6 +161,9 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const executions = { requested: 0, run: 0, cached: 0 };
     let resumed = 0;
     let previous = '';
+    // Every round's hash, not only the last: a stage that asks again for any round it already had run is not
+    // being answered by the cache the exec queue fills, however many rounds lie between (a hash each: no lists).
+    const seen = new Set<string>();
     for (let round = 1; ; round++) {
       progress.stage = stage;
       progress.round = round;
@@ -141,12 +171,15 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       const got = await attempt(previous || undefined);
       if (got.resumed) resumed++;
       if (got.done) return { output: got.output, rounds: round, resumed, executions };
-      if (got.pending.sha256 === previous) {
+      if (seen.has(got.pending.sha256) || round > MAX_ROUNDS) {
         throw ApplicationFailure.nonRetryable(
-          `${stage}: the same ${got.pending.count} executions were asked for again after the exec queue ran them: the workers do not share one execution cache (.execretrieval/exec-cache.sqlite must be the same file for every worker)`,
+          seen.has(got.pending.sha256)
+            ? `${stage}: round ${round} asked again for the ${got.pending.count} executions of an earlier round after the exec queue ran them: their verdicts did not reach the execution cache the attempts read (the coordinator's; is another process serving the run's coordinator queue?)`
+            : `${stage}: still asking for executions after ${MAX_ROUNDS} rounds (${got.pending.count} this round): the attempts do not get the verdicts the exec queue returns`,
           'InfraFault',
         );
       }
+      seen.add(got.pending.sha256);
       previous = got.pending.sha256;
       progress.stage = stage === 'score' ? 'execute' : `${stage}: execute`;
       const ran = await runBatches(got.pending);
@@ -196,7 +229,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     if (!state.complete && state.exists && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
     const l = await sandboxLayers();
     const b = await withExecRounds('build', (after) =>
-      exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, ...(after ? { after } : {}) }),
+      local.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, batchSize, ...(after ? { after } : {}) }),
     );
     await record('build', { status: 'done', rounds: b.rounds, resumed: b.resumed, executions: b.executions, output: b.output });
     const c = b.output.counts;
@@ -242,7 +275,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
     const l = await sandboxLayers();
     const s = await stage('score', () => withExecRounds('score', (after) =>
-      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, ...(after ? { after } : {}) }),
+      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, batchSize, ...(after ? { after } : {}) }),
     ));
     result.score = s.output;
     await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, executions: s.executions, output: s.output });

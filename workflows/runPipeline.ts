@@ -174,7 +174,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       if (seen.has(got.pending.sha256) || round > MAX_ROUNDS) {
         throw ApplicationFailure.nonRetryable(
           seen.has(got.pending.sha256)
-            ? `${stage}: round ${round} asked again for the ${got.pending.count} executions of an earlier round after the exec queue ran them: their verdicts did not reach the execution cache the attempts read (the coordinator's; is another process serving the run's coordinator queue?)`
+            ? `${stage}: round ${round} asked again for the ${got.pending.count} executions of an earlier round after the exec queue ran them: their verdicts did not reach the execution cache the attempts read (the coordinator's): an exec worker on another checkout version (the runner version is part of every verdict's key), or another process serving the run's coordinator queue`
             : `${stage}: still asking for executions after ${MAX_ROUNDS} rounds (${got.pending.count} this round): the attempts do not get the verdicts the exec queue returns`,
           'InfraFault',
         );

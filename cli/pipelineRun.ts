@@ -49,9 +49,9 @@ export function pipelineWorkflowId(input: Omit<RunPipelineInput, 'queues'>): str
 }
 
 /**
- * The queue of this run's coordinator: the CLI process that started it owns runs/<id>/ and the authoritative
- * execution cache, so it serves this queue itself, with or without --no-worker; workers elsewhere only run
- * workflows, exec batches and embeddings. From the run id, so a rerun of the same command serves it again.
+ * The queue of a `run --no-worker`'s coordinator: the CLI process that started it owns runs/<id>/ and the
+ * authoritative execution cache, so it serves this queue itself; workers elsewhere only run workflows, exec
+ * batches and embeddings. From the run directory, so a rerun of the same command serves it again.
  */
 export const coordinatorQueue = (queues: TaskQueues, runId: string): string => `${queues.default}-run-${createHash('sha256').update(runId).digest('hex').slice(0, 12)}`;
 
@@ -89,7 +89,10 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
 async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult> {
   const temporal = {
     worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir), ...(s.queuePrefix ? { queuePrefix: s.queuePrefix } : {}),
-    coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, s.runDir), providers: [PIPELINE_COORDINATOR] },
+    // --no-worker: this process is still the run's coordinator, on a queue of the run's own (workers elsewhere
+    // serve the default queue without its folder). With its own workers, the default queue is the coordinator's:
+    // this process and any worker beside it (same machine, same folder) can carry the run on if this one dies.
+    ...(s.worker ? {} : { coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, s.runDir), providers: [PIPELINE_COORDINATOR] } }),
   };
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {
@@ -115,7 +118,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     const handle = () => (inflight ??= client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined).finally(() => (inflight = null)));
     const poll = setInterval(() => void handle(), 1_000);
     try {
-      const input: RunPipelineInput = { queues, ...settings, coordinatorQueue: coordinatorQueue(queues, s.runDir) };
+      const input: RunPipelineInput = { queues, ...settings, ...(s.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, s.runDir) }) };
       const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [input] }, (id) => `continuing the run already in flight (${id})`);
       await handle();
       return result;

@@ -87,3 +87,11 @@ test('a batch on a worker with its own cache returns verdicts; the coordinator s
   }
   assert.ok(!readFileSync(p.file, 'utf8').includes('"outcomes"'), 'the pending file holds requests only');
 });
+
+test('batches in flight is a setting of how the run is carried out, not of what it computes: the same workflow id', async () => {
+  const { pipelineWorkflowId } = await import('../../cli/pipelineRun.ts');
+  const base = { runId: 'x', runDir: '/r/x', source: 'curated', seed: 0, configs: null };
+  assert.equal(pipelineWorkflowId({ ...base, batchesInFlight: 4 }), pipelineWorkflowId(base));
+  assert.equal(pipelineWorkflowId({ ...base, coordinatorQueue: 'q', historyBound: { events: 1, bytes: 1 } }), pipelineWorkflowId(base));
+  assert.notEqual(pipelineWorkflowId({ ...base, seed: 1 }), pipelineWorkflowId(base));
+});

@@ -9,11 +9,12 @@ import { basename, join } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { CliError } from './errors.ts';
 import { resolveTemporalTarget } from '../temporal.config.ts';
-import { pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
+import { EXECUTION_SETTINGS, pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
+import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
-import { PROJECT_ROOT } from '../workers/registry.ts';
+import { PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
 import { runServerPlan, withRunServer } from '../infra/embedServer/forRun.ts';
 
 export interface PipelineCliSettings {
@@ -33,13 +34,26 @@ export interface PipelineCliSettings {
   queuePrefix?: string;
   /** Run the workers in this process (false: `--no-worker`, workers elsewhere; needs TEMPORAL_ADDRESS). */
   worker: boolean;
+  /** Exec batches in flight (`--batches-in-flight`; default DEFAULT_BATCHES_IN_FLIGHT). */
+  batchesInFlight?: number;
 }
 
-/** Same settings, same workflow id: the same command again attaches to the run in flight (or, once it is closed, runs it again over the caches). */
+/**
+ * Same settings, same workflow id: the same command again attaches to the run in flight (or, once it is closed,
+ * runs it again over the caches). How it is carried out (batches in flight, the coordinator's queue) is not part of it.
+ */
 export function pipelineWorkflowId(input: Omit<RunPipelineInput, 'queues'>): string {
-  const key = createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 12);
+  const what = Object.fromEntries(Object.entries(input).filter(([k]) => !(EXECUTION_SETTINGS as readonly string[]).includes(k)));
+  const key = createHash('sha256').update(JSON.stringify(what)).digest('hex').slice(0, 12);
   return `run-${basename(input.runDir)}-${key}`;
 }
+
+/**
+ * The queue of a `run --no-worker`'s coordinator: the CLI process that started it owns runs/<id>/ and the
+ * authoritative execution cache, so it serves this queue itself; workers elsewhere only run workflows, exec
+ * batches and embeddings. From the run directory, so a rerun of the same command serves it again.
+ */
+export const coordinatorQueue = (queues: TaskQueues, runId: string): string => `${queues.default}-run-${createHash('sha256').update(runId).digest('hex').slice(0, 12)}`;
 
 /** Exit code for a failed pipeline: the type of the ApplicationFailure at the root of the chain decides it. */
 export function exitCodeOf(err: unknown): { code: number; message: string } {
@@ -76,13 +90,20 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
 }
 
 async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult> {
-  const temporal = { worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir), ...(s.queuePrefix ? { queuePrefix: s.queuePrefix } : {}) };
+  const temporal = {
+    worker: s.worker, ui: false, keys: ['default', 'exec', 'embed'] as const, logFile: temporalLogFile(s.runDir), ...(s.queuePrefix ? { queuePrefix: s.queuePrefix } : {}),
+    // --no-worker: this process is still the run's coordinator, on a queue of the run's own (workers elsewhere
+    // serve the default queue without its folder). With its own workers, the default queue is the coordinator's:
+    // this process and any worker beside it (same machine, same folder) can carry the run on if this one dies.
+    ...(s.worker ? {} : { coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, s.runDir), providers: [PIPELINE_COORDINATOR] } }),
+  };
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {
       runId: s.id, runDir: s.runDir, source: s.source, seed: s.seed, configs: s.configs ?? null,
       ...(s.profile ? { profile: s.profile } : {}), ...(s.cap ? { cap: s.cap } : {}),
       ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
       ...(s.from ? { from: s.from } : {}), ...(s.until ? { until: s.until } : {}), ...(s.rebuild ? { rebuild: true } : {}),
+      ...(s.batchesInFlight ? { batchesInFlight: s.batchesInFlight } : {}),
     };
     const workflowId = pipelineWorkflowId(settings);
     process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);
@@ -100,7 +121,8 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     const handle = () => (inflight ??= client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined).finally(() => (inflight = null)));
     const poll = setInterval(() => void handle(), 1_000);
     try {
-      const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [{ queues, ...settings }] }, (id) => `continuing the run already in flight (${id})`);
+      const input: RunPipelineInput = { queues, ...settings, ...(s.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, s.runDir) }) };
+      const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [input] }, (id) => `continuing the run already in flight (${id})`);
       await handle();
       return result;
     } catch (err) {

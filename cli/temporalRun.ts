@@ -3,8 +3,9 @@
  * the queues with an in-process worker unless told not to, start the workflow or attach to the open one with
  * the same id (a resumed run), and stop everything it started when done or on Ctrl-C.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
-import type { Workflow } from '@temporalio/common';
+import { ServiceError, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowNotFoundError, type Workflow } from '@temporalio/common';
+import { CliError } from './errors.ts';
 import { NativeConnection } from '@temporalio/worker';
 import { join } from 'node:path';
 import { openTemporal } from '../infra/temporal/connect.ts';
@@ -28,6 +29,11 @@ export interface TemporalRunOptions {
   logFile?: string;
   /** The command that continues the run, for the one line printed when the dev server is lost (default: this command line). */
   rerun?: string;
+  /**
+   * A queue this process serves whatever `worker` says, with these activities only (no workflows): the run's
+   * coordinator, which owns its folder and authoritative cache (cli/pipelineRun.ts). Named from the queues.
+   */
+  coordinator?: { queue: (queues: TaskQueues) => string; providers: readonly ActivityProvider[] };
 }
 
 /**
@@ -56,15 +62,20 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
+  let coordinator: Awaited<ReturnType<typeof startWorkers>> | undefined;
   // Each step runs whatever the one before did: a worker whose shutdown fails must not leave the dev server running.
   const stop = async () => {
     try {
       await workers?.shutdown();
     } finally {
       try {
-        await native?.close();
+        await coordinator?.shutdown();
       } finally {
-        await session.close();
+        try {
+          await native?.close();
+        } finally {
+          await session.close();
+        }
       }
     }
   };
@@ -72,12 +83,17 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   const onSignal = () => void stop().then(() => process.exit(130));
   process.once('SIGINT', onSignal);
   try {
-    if (o.worker) {
+    if (o.worker || o.coordinator) {
       // The SDK's native runtime serves workers only: installed without one (a server that never came up), it
       // keeps the process from exiting after the error line. A native connection that fails shuts it down again.
       quietRuntime(o.logLevel, o.logFile);
       native = await NativeConnection.connect({ address: session.address });
-      workers = await startWorkers({ connection: native, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
+    }
+    if (o.worker) workers = await startWorkers({ connection: native!, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
+    if (o.coordinator) {
+      coordinator = await startWorkers({
+        connection: native!, namespace: session.namespace, queues: { ...queues, default: o.coordinator.queue(queues) }, keys: ['default'], providers: o.coordinator.providers, workflows: false,
+      });
     }
     const result = await body(session.client, queues);
     process.off('SIGINT', onSignal);
@@ -91,6 +107,59 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   }
 }
 
+/** How long the server may stay unreachable before the command gives up waiting (the run itself goes on in it). */
+export const SERVER_GONE_MS = 5 * 60_000;
+
+export interface WaitOptions {
+  /** The command that waits for the run again, for the one line printed when the server is gone. */
+  rerun?: string;
+  /** Unreachable this long, the server is gone (default SERVER_GONE_MS). */
+  patienceMs?: number;
+  /** Pause between two tries (default 2 s). */
+  retryMs?: number;
+  log?: (line: string) => void;
+}
+
+/** An error that says nothing about the run, only that the server did not answer this call (under load: "Failed to get Workflow execution history"). */
+const transient = (err: unknown): boolean => err instanceof ServiceError && !(err instanceof WorkflowNotFoundError);
+
+/**
+ * The workflow's result, waiting through a server that does not answer for a while: a failed call is tried again
+ * (the run goes on in the server meanwhile); only the run's own failure, or a server unreachable for
+ * `patienceMs`, ends the wait — the latter with one line, the command that waits again, and exit 5.
+ */
+export async function waitForResult<W extends Workflow>(client: Client, workflowId: string, o: WaitOptions = {}): Promise<WorkflowResultType<W>> {
+  const handle = client.workflow.getHandle<W>(workflowId);
+  const patience = o.patienceMs ?? SERVER_GONE_MS;
+  const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let since: number | null = null;
+  let said = false;
+  for (;;) {
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (!transient(err)) throw err;
+      const now = Date.now();
+      // One line for the terminal, not one per try.
+      if (!said) log(`== the Temporal server did not answer (${(err as Error).message}); waiting for it (the run goes on there)`);
+      said = true;
+      since ??= now;
+      // A server that answers anything is there: the wait starts over from here.
+      try {
+        await handle.describe();
+        since = null;
+      } catch (e) {
+        if (!transient(e)) throw e;
+      }
+      if (since !== null && now - since >= patience) {
+        const rerun = o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`;
+        throw new CliError(`the Temporal server has not answered for ${Math.round((now - since) / 1000)} s (${(err as Error).message}); the run is kept in it: rerun \`${rerun}\` to wait for it again`, EXIT_CODES.infra);
+      }
+      await new Promise((r) => setTimeout(r, o.retryMs ?? 2_000));
+    }
+  }
+}
+
 /**
  * Starts the workflow, or attaches to the open one with the same id (a resumed run), and waits for it;
  * `attached` says so on stderr in the command's own words.
@@ -100,7 +169,8 @@ export async function startOrAttach<W extends Workflow>(
   workflow: W,
   options: WorkflowStartOptions<W>,
   attached: (workflowId: string) => string,
-  opts: { fresh?: string } = {},
+  /** `fresh` (the reason): end an open workflow with this id instead of attaching to it; the rest: how to wait. */
+  opts: { fresh?: string } & WaitOptions = {},
 ): Promise<WorkflowResultType<W>> {
   // `fresh` (the reason): an open workflow with this id belongs to state this command replaced; end it, never attach.
   if (opts.fresh) {
@@ -112,10 +182,10 @@ export async function startOrAttach<W extends Workflow>(
     }
   }
   try {
-    return await client.workflow.execute(workflow, options);
+    await client.workflow.start(workflow, options);
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     process.stderr.write(`${attached(options.workflowId)}\n`);
-    return await client.workflow.getHandle<W>(options.workflowId).result();
   }
+  return waitForResult<W>(client, options.workflowId, opts);
 }

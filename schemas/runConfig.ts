@@ -29,5 +29,7 @@ export const RunConfig = z.strictObject({
   timeout_s: z.number().positive().optional(),
   /** Build the benchmark again even if a complete one exists. */
   rebuild: z.boolean().optional(),
+  /** Exec batches in flight at once (default 256: enough to keep every worker serving the exec queue busy). */
+  batches_in_flight: z.number().int().positive().optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;

@@ -14,7 +14,7 @@ import { createDefaultActivities } from '../activities/generation/defaultActivit
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
-import { createPipelineDefaultActivities, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
+import { createPipelineCoordinator, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
 import { projectRoot } from '../activities/paths.ts';
 import { openOracle } from '../activities/exec/oracle.ts';
 import type { Oracle } from '../activities/exec/types.ts';
@@ -66,6 +66,13 @@ function lazyOracle(): { get: () => Promise<Oracle>; close: () => Promise<void> 
   };
 }
 
+/**
+ * What owns a run's folder and its authoritative execution cache (activities/pipeline/pipelineActivities.ts): on
+ * the default queue for workers that serve it, and alone on a run's own queue in the CLI that started the run
+ * (cli/pipelineRun.ts), with or without --no-worker.
+ */
+export const PIPELINE_COORDINATOR: ActivityProvider = { queue: 'default', name: 'pipeline:coordinator', create: () => createPipelineCoordinator() };
+
 export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   health('default'),
   health('llm'),
@@ -83,5 +90,5 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
       return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
-  { queue: 'default', name: 'pipeline:default', create: () => ({ activities: createPipelineDefaultActivities() }) },
+  PIPELINE_COORDINATOR,
 ];

@@ -5,6 +5,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
 import { fatalFaultInterceptor } from '../activities/temporalFaults.ts';
@@ -20,9 +21,18 @@ export interface StartWorkersOptions {
   workflowBundle?: WorkflowBundleOption;
   providers?: readonly ActivityProvider[];
   deps?: Partial<WorkerDeps>;
-  /** Passed through to every Worker (concurrency limits, shutdown grace). */
+  /** Passed through to every Worker (default: the SDK's, except on exec: EXEC_ACTIVITY_SLOTS). */
   maxConcurrentActivityTaskExecutions?: number;
+  /** Register the workflows on the default queue (default: when `default` is among the keys); false for a coordinator-only worker. */
+  workflows?: boolean;
 }
+
+/**
+ * Exec activities a worker takes at once: a batch keeps its sandbox pool (one child per core) busy, and two per
+ * core leave one waiting while the other runs. Without a bound a worker polls every batch in flight into its own
+ * slots (the SDK allows 100) while another machine's worker idles.
+ */
+export const EXEC_ACTIVITY_SLOTS = Math.max(2, 2 * availableParallelism());
 
 export interface RunningWorkers {
   /** Resolves when every worker has stopped; rejects if one fails. */
@@ -73,7 +83,7 @@ export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', l
 export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWorkers> {
   const deps: WorkerDeps = { root: PROJECT_ROOT, env: process.env, log: (m) => console.error(m), ...opts.deps };
   const providers = opts.providers ?? ACTIVITY_PROVIDERS;
-  const needsWorkflows = opts.keys.includes('default');
+  const needsWorkflows = opts.workflows ?? opts.keys.includes('default');
   const workflowBundle = needsWorkflows ? (opts.workflowBundle ?? (await bundleWorkflows())) : undefined;
 
   const bundles: ActivityBundle[] = [];
@@ -95,8 +105,9 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
           namespace: opts.namespace,
           taskQueue: opts.queues[key],
           activities,
-          ...(key === 'default' ? { workflowBundle } : {}),
-          ...(opts.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions } : {}),
+          ...(key === 'default' && needsWorkflows ? { workflowBundle } : {}),
+          ...(opts.maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivityTaskExecutions }
+            : key === 'exec' ? { maxConcurrentActivityTaskExecutions: EXEC_ACTIVITY_SLOTS } : {}),
           shutdownGraceTime: '5 seconds',
           // A damaged cache, a full disk, a bad configuration: failed at once, never retried (activities/temporalFaults.ts).
           interceptors: { activity: [fatalFaultInterceptor] },

@@ -17,9 +17,10 @@
  * worker's activity is retried on another within its heartbeat timeout; a killed CLI or server leaves the
  * workflow in the server's database, and the same command attaches to it (same workflow id).
  */
-import { ApplicationFailure, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineDefaultActivities, PipelineExecActivities, BuildStageOutput, ScoreStageOutput, StageAttempt } from '../activities/pipeline/pipelineActivities.ts';
 import type { PendingFile } from '../activities/pipeline/stageFiles.ts';
+import type { ReportedVerdict } from '../activities/pipeline/pipelineActivities.ts';
 import type { SandboxLayers } from '../activities/exec/types.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 import { embedSweep, type EmbedSweepResult } from './embedSweep.ts';
@@ -47,10 +48,65 @@ export interface RunPipelineInput {
   until?: PipelineStop;
   /** Build even when the benchmark is complete (`--rebuild`; `--from build` implies it). */
   rebuild?: boolean;
-  /** Requests per exec batch, and batches in flight (defaults 24 and 16). */
+  /** Requests per exec batch (default 24; a batch is also at most 512 KB: stageFiles.ts). */
   batchSize?: number;
+  /**
+   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`). The default, 256, keeps
+   * every worker busy: each takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the
+   * queue for whichever worker frees a slot first.
+   */
   batchesInFlight?: number;
+  /**
+   * The queue of the process that owns runDir and the authoritative execution cache (the coordinator: the CLI's
+   * own worker, with or without --no-worker); default: the default queue.
+   */
+  coordinatorQueue?: string;
+  /** Continue as new once the history reaches this many events or bytes (default HISTORY_BOUND; tests set it low). */
+  historyBound?: { events: number; bytes: number };
+  /** What an earlier run of this workflow hands on when it continued as new (never set by a caller). */
+  carry?: PipelineCarry;
 }
+
+/**
+ * What a run hands on when it continues as new: the stages done, the terminal's lines, and where the stage in
+ * progress was: hashes and counters, and the round's pending file with how many of its batches are done — never
+ * a list of executions or verdicts (those are in the coordinator's files and cache).
+ */
+export interface PipelineCarry {
+  stages: Record<string, StageRecord>;
+  notes: string[];
+  layers: SandboxLayers | null;
+  rounds: RoundState | null;
+  /** Runs of this workflow before this one. */
+  continued: number;
+}
+
+interface RoundState {
+  stage: string;
+  round: number;
+  /** The last round's pending hash (`after`), and every round's (the livelock guard). */
+  previous: string;
+  seen: string[];
+  resumed: number;
+  executions: { requested: number; run: number; cached: number };
+  /** The round whose batches are running, and how many of them are done; null between rounds. */
+  pending: PendingFile | null;
+  nextBatch: number;
+  tally: { run: number; cached: number };
+}
+
+/**
+ * When a run continues as new (Temporal's limits: 51,200 events, 50 MB): at 10,000 events or 8 MB, or when the
+ * server suggests it, at the next batch boundary; the batches in flight finish first (at 256 in flight of ~36 KB
+ * each, a few MB more), so a run's history stays under ~12,000 events and ~30 MB whatever the run's size.
+ */
+export const HISTORY_BOUND = { events: 10_000, bytes: 8 * 1024 * 1024 };
+
+/** Settings that change how a run is carried out, not what it computes: left out of its workflow id. */
+export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry'] as const;
+export const DEFAULT_BATCHES_IN_FLIGHT = 256;
+/** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
+export const MAX_ROUNDS = 100;
 
 export interface StageRecord {
   status: 'done' | 'skipped';
@@ -69,6 +125,8 @@ export interface RunPipelineResult {
   settings: Omit<RunPipelineInput, 'queues'>;
   stages: Record<string, StageRecord>;
   score: ScoreStageOutput | null;
+  /** Runs of this workflow before the one that finished (each continued as new to keep the history short). */
+  continued_as_new: number;
 }
 
 export interface PipelineProgress {
@@ -93,12 +151,23 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   }
   const exec = proxyActivities<PipelineExecActivities>(activityOptions('exec', input.queues));
   // Scoring and the report run bootstrap statistics over every configuration: minutes on MBPP, so a longer bound than the default class, and a heartbeat to notice a dead worker.
-  const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, { startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds' }));
-  const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0, notes: [] };
+  // Every activity that touches runDir or the authoritative cache goes to the coordinator, the one process that owns them.
+  const local = proxyActivities<PipelineDefaultActivities>(activityOptions('default', input.queues, {
+    startToCloseTimeout: '60 minutes', heartbeatTimeout: '30 seconds', ...(input.coordinatorQueue ? { taskQueue: input.coordinatorQueue } : {}),
+  }));
+  const carry: PipelineCarry = input.carry ?? { stages: {}, notes: [], layers: null, rounds: null, continued: 0 };
+  const progress: PipelineProgress = { stage: 'start', round: 0, batches_done: 0, batches_total: 0, notes: carry.notes };
   setHandler(pipelineProgressQuery, () => progress);
 
-  const { queues: _q, ...settings } = input;
-  const result: RunPipelineResult = { run_id: input.runId, workflow_id: workflowInfo().workflowId, settings, stages: {}, score: null };
+  const { queues: _q, coordinatorQueue: _c, carry: _carry, historyBound: _h, ...settings } = input;
+  const result: RunPipelineResult = { run_id: input.runId, workflow_id: workflowInfo().workflowId, settings, stages: carry.stages, score: null, continued_as_new: carry.continued };
+  const bound = input.historyBound ?? HISTORY_BOUND;
+  const historyFull = () => {
+    const i = workflowInfo();
+    return i.continueAsNewSuggested || i.historyLength >= bound.events || i.historySize >= bound.bytes;
+  };
+  /** Continues as new with what the next run needs (throws ContinueAsNew, which every wrapper lets through). */
+  const continueNow = () => continueAsNew<typeof runPipeline>({ ...input, carry: { ...carry, layers, continued: carry.continued + 1 } });
   const record = async (stage: string, r: StageRecord) => {
     result.stages[stage] = r;
     await local.pipelineRecord({ runDir: input.runDir, manifest: result });
@@ -106,53 +175,83 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   const order = PIPELINE_STAGES.indexOf(from);
   const benchmark = `${input.runDir}/benchmark`;
   const batchSize = Math.max(1, input.batchSize ?? 24);
-  const inFlight = Math.max(1, input.batchesInFlight ?? 16);
+  const inFlight = Math.max(1, input.batchesInFlight ?? DEFAULT_BATCHES_IN_FLIGHT);
 
-  /** One pending file's requests in batches on the exec queue, a few batches in flight (so several workers share them). */
-  const runBatches = async (p: PendingFile): Promise<{ run: number; cached: number }> => {
-    const ranges: [number, number][] = [];
-    for (let s = 0; s < p.count; s += batchSize) ranges.push([s, Math.min(p.count, s + batchSize)]);
-    progress.batches_done = 0;
-    progress.batches_total = ranges.length;
-    const tally = { run: 0, cached: 0 };
-    let next = 0;
+  /**
+   * A round's requests in batches on the exec queue, many in flight (every worker serving it takes a share).
+   * Requests and verdicts travel through the workflow: a lane asks the coordinator for a batch's requests (a byte
+   * range of the pending file, read once), hands them to an exec worker in the activity input, and gives the
+   * verdicts back to the coordinator with its next request, which stores them in the authoritative cache. Once the
+   * history is full, lanes take no new batch: false when the round is not over (the run continues as new from
+   * `r.nextBatch`).
+   */
+  const runBatches = async (r: RoundState): Promise<boolean> => {
+    const p = r.pending!;
+    progress.batches_total = p.batches.length;
+    progress.batches_done = r.nextBatch;
+    let full = false;
     const lane = async () => {
-      while (next < ranges.length) {
-        const [start, end] = ranges[next++];
-        const got = await exec.pipelineExecuteBatch({ runDir: input.runDir, file: p.file, start, end });
-        tally.run += got.run;
-        tally.cached += got.cached;
+      let verdicts: ReportedVerdict[] = [];
+      while (!full && r.nextBatch < p.batches.length) {
+        const [start, end] = p.batches[r.nextBatch++];
+        const { requests } = await local.pipelineExchange({ runDir: input.runDir, store: verdicts, read: { file: p.file, start, end } });
+        const got = await exec.pipelineExecuteBatch({ paidBy: input.runDir, requests });
+        verdicts = got.verdicts;
+        r.tally.run += got.run;
+        r.tally.cached += got.cached;
         progress.batches_done++;
+        full ||= historyFull();
       }
+      if (verdicts.length) await local.pipelineExchange({ runDir: input.runDir, store: verdicts });
     };
-    await Promise.all(Array.from({ length: Math.min(inFlight, ranges.length) }, lane));
-    return tally;
+    await Promise.all(Array.from({ length: Math.min(inFlight, p.batches.length - r.nextBatch) }, lane));
+    return r.nextBatch >= p.batches.length;
   };
 
-  /** Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between. */
+  /**
+   * Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between.
+   * Each round is a step of this workflow (attempt, then its batches); between two, or between two batches, the
+   * run may continue as new, and the next run goes on from the same round (carry.rounds).
+   */
   const withExecRounds = async <T>(stage: string, attempt: (after: string | undefined) => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; resumed: number; executions: StageRecord['executions'] }> => {
-    const executions = { requested: 0, run: 0, cached: 0 };
-    let resumed = 0;
-    let previous = '';
-    for (let round = 1; ; round++) {
+    const r: RoundState = carry.rounds?.stage === stage ? carry.rounds
+      : { stage, round: 1, previous: '', seen: [], resumed: 0, executions: { requested: 0, run: 0, cached: 0 }, pending: null, nextBatch: 0, tally: { run: 0, cached: 0 } };
+    carry.rounds = r;
+    for (;; r.round++) {
       progress.stage = stage;
-      progress.round = round;
-      // `after`: the misses just run, so a worker that kept the previous attempt suspended continues it (deferredExec.ts).
-      const got = await attempt(previous || undefined);
-      if (got.resumed) resumed++;
-      if (got.done) return { output: got.output, rounds: round, resumed, executions };
-      if (got.pending.sha256 === previous) {
-        throw ApplicationFailure.nonRetryable(
-          `${stage}: the same ${got.pending.count} executions were asked for again after the exec queue ran them: the workers do not share one execution cache (.execretrieval/exec-cache.sqlite must be the same file for every worker)`,
-          'InfraFault',
-        );
+      progress.round = r.round;
+      if (!r.pending) {
+        // `after`: the misses just run, so the coordinator continues the attempt it kept suspended (deferredExec.ts).
+        const got = await attempt(r.previous || undefined);
+        if (got.resumed) r.resumed++;
+        if (got.done) {
+          carry.rounds = null;
+          return { output: got.output, rounds: r.round, resumed: r.resumed, executions: r.executions };
+        }
+        // Every round's hash, not only the last: a stage that asks again for any round it already had run is not
+        // being answered by the cache the exec queue fills, however many rounds lie between (a hash each: no lists).
+        if (r.seen.includes(got.pending.sha256) || r.round > MAX_ROUNDS) {
+          throw ApplicationFailure.nonRetryable(
+            r.seen.includes(got.pending.sha256)
+              ? `${stage}: round ${r.round} asked again for the ${got.pending.count} executions of an earlier round after the exec queue ran them: their verdicts did not reach the execution cache the attempts read (the coordinator's): an exec worker on another checkout version (the runner version is part of every verdict's key), or another process serving the run's coordinator queue`
+              : `${stage}: still asking for executions after ${MAX_ROUNDS} rounds (${got.pending.count} this round): the attempts do not get the verdicts the exec queue returns`,
+            'InfraFault',
+          );
+        }
+        r.seen.push(got.pending.sha256);
+        r.previous = got.pending.sha256;
+        Object.assign(r, { pending: got.pending, nextBatch: 0, tally: { run: 0, cached: 0 } });
       }
-      previous = got.pending.sha256;
       progress.stage = stage === 'score' ? 'execute' : `${stage}: execute`;
-      const ran = await runBatches(got.pending);
-      executions.requested += got.pending.count;
-      executions.run += ran.run;
-      executions.cached += ran.cached;
+      if (!(await runBatches(r))) return continueNow();
+      r.executions.requested += r.pending!.count;
+      r.executions.run += r.tally.run;
+      r.executions.cached += r.tally.cached;
+      r.pending = null;
+      if (historyFull()) {
+        r.round++;
+        return continueNow();
+      }
     }
   };
 
@@ -161,6 +260,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     try {
       return await fn();
     } catch (err) {
+      if (err instanceof ContinueAsNew) throw err;
       let root: unknown = err;
       while (root instanceof Error && (root as { cause?: unknown }).cause instanceof Error) root = (root as { cause?: unknown }).cause;
       const message = root instanceof Error ? root.message : String(root);
@@ -170,7 +270,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     }
   };
 
-  let layers: SandboxLayers | null = null;
+  let layers: SandboxLayers | null = carry.layers;
   const sandboxLayers = async () => (layers ??= await exec.pipelineSandboxLayers());
 
   const enter = (stage: string) => Object.assign(progress, { stage, round: 0, batches_done: 0, batches_total: 0 });
@@ -178,9 +278,11 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
 
   // build
   enter('build');
-  const built = await stage('build', async () => {
-    const state = await local.pipelineBuildState({ out: benchmark });
-    if (order > 0 || (state.complete && !input.rebuild && input.from !== 'build')) {
+  // Done in an earlier run of this workflow (it continued as new): recorded, not done again.
+  if (!result.stages.build) await stage('build', async () => {
+    // A build in progress when the run continued as new goes on at its round (carry.rounds), not from the state check.
+    const state = carry.rounds?.stage === 'build' ? null : await local.pipelineBuildState({ out: benchmark });
+    if (state && (order > 0 || (state.complete && !input.rebuild && input.from !== 'build'))) {
       if (!state.complete) throw ApplicationFailure.nonRetryable(`${benchmark} is incomplete (${state.reason}); run without --from to build it`, 'InvalidInputError');
       note(`build: ${benchmark} exists (use --rebuild to build again)`);
       await record('build', { status: 'skipped', output: state.output, note: 'benchmark complete (manifest and every file hash match)' });
@@ -193,10 +295,10 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       }
       return state.output;
     }
-    if (!state.complete && state.exists && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
+    if (state && !state.complete && state.exists && !input.rebuild) note(`build: ${benchmark} is incomplete (${state.reason}): building it again`);
     const l = await sandboxLayers();
     const b = await withExecRounds('build', (after) =>
-      exec.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, ...(after ? { after } : {}) }),
+      local.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, batchSize, ...(after ? { after } : {}) }),
     );
     await record('build', { status: 'done', rounds: b.rounds, resumed: b.resumed, executions: b.executions, output: b.output });
     const c = b.output.counts;
@@ -217,7 +319,9 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   if (input.until === 'build') return finished();
 
   // embed
-  if (order <= PIPELINE_STAGES.indexOf('embed')) {
+  if (result.stages.embed) {
+    // done before the run continued as new
+  } else if (order <= PIPELINE_STAGES.indexOf('embed')) {
     enter('embed');
     const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
@@ -242,7 +346,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
     const l = await sandboxLayers();
     const s = await stage('score', () => withExecRounds('score', (after) =>
-      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, ...(after ? { after } : {}) }),
+      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, batchSize, ...(after ? { after } : {}) }),
     ));
     result.score = s.output;
     await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, executions: s.executions, output: s.output });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { jsonlFiles } from '../paths.ts';
+import { jsonlFiles, projectRoot } from '../paths.ts';
 import type { Task } from '../../schemas/task.ts';
 import { suiteSources } from '../../schemas/exec.ts';
 import { distinctSubsetsApply, getProfile } from '../../core/gate/profiles.ts';
@@ -22,6 +22,7 @@ import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeCorpusParquet, writeQueriesParquet } from './parquetRelease.ts';
 import { loadSource, resolveSource } from './sources.ts';
+import { CANONICAL_CPU_FILE, readCanonicalCpu, recordedCpuPath, writeCanonicalCpu, type CanonicalCpu } from '../mutation/canonicalCpu.ts';
 
 export interface BuildOptions {
   source: string;
@@ -36,6 +37,11 @@ export interface BuildOptions {
   /** Candidates verified per task per round, and the per-task cap. */
   roundSize?: number;
   cap?: number;
+  /**
+   * The canonicals' recorded CPU times (activities/mutation/canonicalCpu.ts): a path, null to measure every one
+   * here, or (default) the source's own recording when it has one.
+   */
+  canonicalCpu?: string | null;
   onProgress?: (message: string) => void;
 }
 
@@ -66,7 +72,11 @@ export interface BuildManifest {
   source: { kind: string; files: { name: string; sha256: string }[] };
   seed: number;
   profile: string;
-  mutation: { distractors_max: number; round_size: number; cap: number; prng: string; mutate_py_sha256: string; runner_version: string };
+  mutation: {
+    distractors_max: number; round_size: number; cap: number; prng: string; mutate_py_sha256: string; runner_version: string;
+    /** Where the mutants' limits came from: canonicals whose CPU time was recorded (and that file's sha256) or measured here. */
+    canonical_cpu: { recorded: number; measured: number; recording_sha256: string | null };
+  };
   /** The sandbox's isolation layers in force for the verification and gate runs (manifestLayers), null when not reported. */
   sandbox_layers: Record<string, boolean | number | string> | null;
   counts: {
@@ -128,6 +138,9 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   const profile = getProfile(opts.profile ?? src.profile);
   const roundSize = opts.roundSize ?? 4;
   const cap = opts.cap ?? 40;
+  const cpuPath = opts.canonicalCpu === undefined ? recordedCpuPath(src, projectRoot()) : opts.canonicalCpu;
+  const recordedCpu = cpuPath ? readCanonicalCpu(cpuPath) : undefined;
+  if (cpuPath) say(`canonical CPU times recorded in ${cpuPath}: ${recordedCpu!.size} tasks`);
   say(`importing ${src.kind} from ${src.path}`);
   const imported = await loadSource(src);
   const rejections: BuildRejection[] = imported.rejections.map((r) => ({ ...r, stage: 'import' }));
@@ -164,7 +177,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     const idx = items.flatMap((_, i) => (distinct[i] === flag ? [i] : []));
     if (!idx.length) return;
     const got = await mutateAndVerify(idx.map((i) => job(items[i])), oracle, {
-      seed: opts.seed, max: profile.distractors.max, distinctSubsets: flag, roundSize, cap, mutator: opts.mutator, onProgress: say,
+      seed: opts.seed, max: profile.distractors.max, distinctSubsets: flag, roundSize, cap, mutator: opts.mutator, onProgress: say, recordedCpu,
       onTimings: (t) => {
         for (const k of ['enumerate_s', 'canonicals_s', 'verification_s'] as const) verify[k] = Math.max(verify[k], t[k]);
       },
@@ -206,6 +219,11 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   writeQueriesParquet(join(out, 'queries.parquet'), queries, meta);
   writeCorpusParquet(join(out, 'corpus.parquet'), corpus, meta);
   writeJsonAtomic(join(out, 'report.json'), report);
+  // Every CPU time the limits came from, recorded or measured: kept beside the source, it makes the next build repeat this one.
+  const cpuTimes = new Map<string, CanonicalCpu>();
+  for (const o of outcomes) if (o.canonical_cpu) cpuTimes.set(o.task_id, { canonical_sha256: o.canonical_cpu.canonical_sha256, cpu_ms: o.canonical_cpu.cpu_ms });
+  writeCanonicalCpu(join(out, CANONICAL_CPU_FILE), cpuTimes);
+  const recordedCount = outcomes.filter((o) => o.canonical_cpu?.recorded).length;
   const files = Object.fromEntries(
     ['queries.jsonl', 'corpus.jsonl', 'queries.parquet', 'corpus.parquet', 'report.json'].map((f) => [f, sha256(readFileSync(join(out, f)))]),
   );
@@ -217,6 +235,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     mutation: {
       distractors_max: profile.distractors.max, round_size: roundSize, cap, prng: PRNG_NAME,
       mutate_py_sha256: sha256(readFileSync(MUTATE_SCRIPT)), runner_version: runnerVersion(),
+      canonical_cpu: { recorded: recordedCount, measured: cpuTimes.size - recordedCount, recording_sha256: cpuPath ? sha256(readFileSync(cpuPath)) : null },
     },
     sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
     counts: {
@@ -248,7 +267,8 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     total_s: clock(),
     executions: { skipped: 0, ...counts() },
   };
-  // The one output that differs from run to run (it is not in manifest.files).
+  // The one output that differs from run to run (it is not in manifest.files; canonical-cpu.json differs only
+  // where a time was measured, and is not listed either).
   writeJsonAtomic(join(out, 'timings.json'), timings);
   return { manifest, report, accepted, timings };
 }

@@ -15,6 +15,7 @@ import { verifyCache } from '../storage/cacheRepair.ts';
 import { repairCommand } from '../faults.ts';
 import { DEV_SERVER, resolveTemporalTarget } from '../../temporal.config.ts';
 import { databaseOwner } from '../../infra/temporal/devServer.ts';
+import { clusterReachable, queueChecks } from './queues.ts';
 
 export interface Check {
   area: string;
@@ -135,6 +136,10 @@ export interface DoctorReport {
 
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const { checks: modelChecks, runnable } = await modelAndKeyChecks(env);
-  const checks = [...runtimeChecks(), ...temporalChecks(env), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
+  const target = resolveTemporalTarget(env);
+  const checks = [...runtimeChecks(), ...temporalChecks(env), ...(target.address ? [await clusterReachable(target.address)] : []), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
+  // On a worker machine: which queues it can serve, and what it lacks for the others.
+  const generationKeys = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'].filter((k) => !!env[k] || (k === 'GEMINI_API_KEY' && !!env.GOOGLE_API_KEY));
+  checks.push(...queueChecks(checks, runnable, generationKeys));
   return { checks, npm_start: { command: 'execretrieval run --source curated --id default', configs: [...runnable, 'bm25'] } };
 }

@@ -10,6 +10,7 @@ import type { MutationCandidate, VerifiedCandidate } from '../../core/mutation/t
 import type { Oracle } from '../exec/types.ts';
 import { enumerateMutants, type MutatorOptions } from './mutator.ts';
 import { faultStrict } from '../exec/faultStrict.ts';
+import { canonicalSha256, recordedCpuMs, type RecordedCpu } from './canonicalCpu.ts';
 
 export interface MutationJob {
   task_id: string;
@@ -34,6 +35,8 @@ export interface MutationOutcome {
   rejection?: MutationRejection;
   /** The per-suite limit its mutants ran under (core/mutation/timeLimit.ts); absent when none ran. */
   mutant_timeout_s?: number;
+  /** The canonical's CPU time the limit came from: recorded (canonicalCpu.ts) or measured in this build. */
+  canonical_cpu?: { cpu_ms: number; canonical_sha256: string; recorded: boolean };
 }
 
 /** Where verification's time went: each phase's end, in seconds from the start (the phases overlap). */
@@ -49,6 +52,8 @@ export interface MutateVerifyOptions extends Partial<RoundLimits> {
   onProgress?: (message: string) => void;
   /** Receives the phase timings once verification is over. */
   onTimings?: (t: VerifyTimings) => void;
+  /** Canonicals' CPU times recorded earlier (canonicalCpu.ts): used instead of this build's measurement. */
+  recordedCpu?: RecordedCpu;
 }
 
 function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
@@ -68,9 +73,10 @@ function toDistractor(v: VerifiedCandidate, canonical: string): Distractor {
  * its canonical runs (a task whose canonical fails is rejected), then its candidates are verified in rounds, a
  * few per round in priority order, until it has enough diverse survivors, each round as soon as the previous
  * one is known. No task waits for another's canonical or round; the oracle's pool bounds the concurrency.
- * Mutants run under a limit derived from their canonical's measured time (core/mutation/timeLimit.ts).
- * Results depend only on inputs, seed and execution outcomes, never on timing: a task's rounds depend on its
- * own results only.
+ * Mutants run under a limit derived from their canonical's CPU time (core/mutation/timeLimit.ts): the recorded
+ * one when `recordedCpu` has it, so that the measurement, which follows the load, is an input and not a source
+ * of different verdicts (canonicalCpu.ts). Results depend only on inputs, seed, recorded times and execution
+ * outcomes, never on timing: a task's rounds depend on its own results only.
  */
 export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: Oracle, opts: MutateVerifyOptions): Promise<MutationOutcome[]> {
   // A fault is never a verdict on a mutant: retried once, then InfraFault stops the step.
@@ -101,8 +107,11 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
     if (canonicalsDone % 200 === 0) say(`canonicals ${canonicalsDone}/${jobs.length}, ${verifiedCount} candidates verified`);
     const e = (await enumerating)[i];
     if (!e.ok) return reject(i, 'CANONICAL_UNPARSABLE', 'canonical', e.error);
-    // CPU time (wall time only from oracles that do not report it): the measure that does not follow the load.
-    const canonMs = canon.cpu_ms ?? canon.wall_ms;
+    // CPU time (wall time only from oracles that do not report it): the measure that follows the load least,
+    // and the recorded one over this run's whenever there is one (canonicalCpu.ts).
+    const recorded = recordedCpuMs(opts.recordedCpu, j.task_id, j.canonical, j.suite);
+    const canonMs = recorded ?? canon.cpu_ms ?? canon.wall_ms;
+    outcomes[i].canonical_cpu = { cpu_ms: canonMs, canonical_sha256: canonicalSha256(j.canonical, j.suite), recorded: recorded !== undefined };
     // One verdict for a slow canonical whatever the load: over the CPU bound, or out of time altogether.
     const onlyTimeouts = !canon.passed && canon.outcomes.every((o) => o === 'pass' || o === 'TIMEOUT');
     if (onlyTimeouts || (canon.passed && canonicalTooSlow(canonMs))) {

@@ -4,8 +4,13 @@
  * stage attempt answers from the execution cache and hands its misses back (deferredExec.ts), and
  * `pipelineExecuteBatch` runs them on the exec queue.
  *
- * exec queue:    pipelineSandboxLayers, pipelineBuildAttempt (imports, enumerates mutants, gates: Python), pipelineExecuteBatch
- * default queue: pipelineBuildState, pipelineScoreAttempt (ranking, scoring, statistics, report), pipelineReport, pipelineRecord
+ * exec queue:  pipelineSandboxLayers, pipelineExecuteBatch (requests in its input, verdicts in its result: an exec
+ *              worker reads and writes no run file; its own execution cache only saves it work)
+ * coordinator: the process that owns runs/<id>/ and the authoritative execution cache (the CLI's worker, on a queue
+ *              of the run's own; or the default queue): pipelineBuildState, pipelineBuildAttempt (imports,
+ *              enumerates mutants, gates: Python), pipelineScoreAttempt (ranking, scoring, statistics, report),
+ *              pipelineExchange (stores a batch's verdicts, reads the next batch's requests), pipelineReport,
+ *              pipelineRecord. Every attempt runs here, so each continues the previous one (deferredExec.ts).
  */
 import { resolve, join } from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,12 +24,17 @@ import { writeReport } from '../scoring/writeReport.ts';
 import { scoringDir } from '../scoring/scoringFiles.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
-import { attemptWithDeferredExec } from './deferredExec.ts';
-import { hashFiles, readPending, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
+import { attemptWithDeferredExec, type PendingExec } from './deferredExec.ts';
+import { hashFiles, readPendingSlice, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
+import { ExecCache, execContentKey } from '../exec/cache.ts';
+import { defaultCachePath } from '../exec/oracle.ts';
+import { runnerVersion } from '../exec/pool.ts';
 
 /** Which earlier attempt this one continues: the hash of the misses it handed back, which the exec queue has since run. */
 export interface AttemptAfter {
   after?: string;
+  /** Requests per exec batch (the workflow's setting): the pending file is cut into batches of this many, and of at most BATCH_MAX_BYTES. */
+  batchSize?: number;
 }
 
 /** An attempt's stage identity: its input without `after` (the same for every attempt of one stage of one run). */
@@ -72,10 +82,34 @@ export interface ScoreStageOutput {
 export type StageAttempt<T> = ({ done: true; output: T } | { done: false; pending: PendingFile }) & { resumed?: boolean };
 
 export interface ExecBatchInput {
+  /** Who pays (the run directory, as the coordinator names it): recorded with each execution in the worker's cache. */
+  paidBy: string;
+  requests: PendingExec[];
+}
+
+/** One request's verdict as a batch reports it: enough for the coordinator to store it under the same key. */
+export interface ReportedVerdict {
+  content_key: string;
+  timeout_s: number;
+  runner_version: string;
+  outcomes: string[];
+  wall_ms: number;
+  cpu_ms?: number;
+  /** Executed for this batch (false: the worker's own cache had it). */
+  ran: boolean;
+}
+
+export interface ExecBatchResult {
+  run: number;
+  cached: number;
+  verdicts: ReportedVerdict[];
+}
+
+/** What the coordinator does between two batches of one lane: store the verdicts just returned, read the next requests. */
+export interface ExchangeInput {
   runDir: string;
-  file: string;
-  start: number;
-  end: number;
+  store?: ReportedVerdict[];
+  read?: { file: string; start: number; end: number };
 }
 
 export interface PipelineActivityDeps {
@@ -111,37 +145,76 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
       });
     },
 
-    async pipelineBuildAttempt(input: BuildStageInput): Promise<StageAttempt<BuildStageOutput>> {
+    /**
+     * Runs a batch's requests (its input) through the sandbox and returns their verdicts; the worker's own cache
+     * keeps them too (it may serve the next batch), with the payment, in one transaction: a worker that dies
+     * mid-batch has recorded exactly the executions whose verdicts it stored.
+     */
+    async pipelineExecuteBatch(input: ExecBatchInput): Promise<ExecBatchResult> {
       return asActivity(async () => {
-        const got = await attemptWithDeferredExec(
-          (oracle) => buildBenchmark({ source: input.source, out: resolve(input.out), seed: input.seed, profile: input.profile, cap: input.cap, oracle, gate: runGate }),
-          { layers: input.layers },
-          { identity: identityOf({ stage: 'build', ...input }), after: input.after },
-        );
-        const resumed = got.resumed ? { resumed: true } : {};
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending), ...resumed };
-        return { done: true, output: buildOutput(resolve(input.out), rejectionsByStage(got.value.report.rejections)), ...resumed };
-      });
-    },
-
-    /** Runs requests [start, end) of a pending file through the sandbox; the cache keeps every verdict for the next attempt. */
-    async pipelineExecuteBatch(input: ExecBatchInput): Promise<{ run: number; cached: number }> {
-      return asActivity(async () => {
-        const reqs = readPending(input.file, input.start, input.end);
         const oracle = faultStrict(await deps.oracle());
-        // The run pays: each execution is recorded with its verdict, in one transaction (the cache's payments),
-        // so a process that dies at any point mid-batch has recorded exactly the executions whose verdicts it stored.
-        const results = await Promise.all(reqs.map((r) => oracle.run({ ...r, paid_by: input.runDir })));
-        const run = results.filter((r) => !r.cached).length;
-        return { run, cached: reqs.length - run };
+        const version = runnerVersion();
+        const results = await Promise.all(input.requests.map((r) => oracle.run({ ...r, paid_by: input.paidBy })));
+        const verdicts = results.map((res, i): ReportedVerdict => {
+          const r = input.requests[i];
+          return {
+            content_key: execContentKey(version, r.code, r.suite), timeout_s: r.timeout_s, runner_version: version,
+            outcomes: res.outcomes, wall_ms: res.wall_ms, ...(res.cpu_ms === undefined ? {} : { cpu_ms: res.cpu_ms }), ran: !res.cached,
+          };
+        });
+        const run = verdicts.filter((v) => v.ran).length;
+        return { run, cached: verdicts.length - run, verdicts };
       });
     },
   };
 }
 
-/** Activities that read and write the run's files (and the cache, read-only): the default queue. */
-export function createPipelineDefaultActivities() {
-  return {
+/**
+ * Activities that read and write the run's files and the authoritative execution cache: the coordinator (the
+ * CLI's worker on the run's own queue, or the default queue). `cachePath`: that cache (default: the state
+ * directory's), which the attempts' lookups read and pipelineExchange fills.
+ */
+export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
+  let cache: ExecCache | null = null;
+  const authoritative = () => (cache ??= new ExecCache(opts.cachePath ?? defaultCachePath()));
+  const close = () => {
+    cache?.close();
+    cache = null;
+  };
+  const activities = {
+    async pipelineBuildAttempt(input: BuildStageInput): Promise<StageAttempt<BuildStageOutput>> {
+      return asActivity(async () => {
+        const got = await attemptWithDeferredExec(
+          (oracle) => buildBenchmark({ source: input.source, out: resolve(input.out), seed: input.seed, profile: input.profile, cap: input.cap, oracle, gate: runGate }),
+          { layers: input.layers, ...(opts.cachePath ? { cachePath: opts.cachePath } : {}) },
+          { identity: identityOf({ stage: 'build', ...input }), after: input.after },
+        );
+        const resumed = got.resumed ? { resumed: true } : {};
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending, input.batchSize), ...resumed };
+        return { done: true, output: buildOutput(resolve(input.out), rejectionsByStage(got.value.report.rejections)), ...resumed };
+      });
+    },
+
+
+    /**
+     * Stores the verdicts a batch returned in the authoritative cache, and reads the next batch's requests (one
+     * activity between two batches of a lane). A verdict the cache already answers is left alone: the worker
+     * wrote it into this very file (one machine), or a retry of this activity already stored it; otherwise it is
+     * stored with its payment when the worker ran it (the worker's own cache, elsewhere, has its payment too).
+     */
+    async pipelineExchange(input: ExchangeInput): Promise<{ requests: PendingExec[] }> {
+      return asActivity(async () => {
+        if (input.store?.length) {
+          const c = authoritative();
+          for (const v of input.store) {
+            if (c.get(v.content_key, v.timeout_s)) continue;
+            c.put(v.content_key, v.timeout_s, v.runner_version, { outcomes: v.outcomes, wall_ms: v.wall_ms, ...(v.cpu_ms === undefined ? {} : { cpu_ms: v.cpu_ms }) }, v.ran ? input.runDir : undefined);
+          }
+        }
+        return { requests: input.read ? readPendingSlice(input.read.file, input.read.start, input.read.end) : [] };
+      });
+    },
+
     /** Whether runs/<id>/benchmark is complete (its manifest lists every file with the right hash). */
     async pipelineBuildState(input: { out: string }): Promise<{ complete: true; output: BuildStageOutput } | { complete: false; exists: boolean; reason: string }> {
       return asActivity(async () => {
@@ -155,11 +228,11 @@ export function createPipelineDefaultActivities() {
       return asActivity(async () => {
         const got = await attemptWithDeferredExec(
           (oracle) => scoreRun({ runDir: input.runDir, oracle, configs: input.configs, replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed }),
-          { layers: input.layers, timeoutS: input.timeout_s },
+          { layers: input.layers, timeoutS: input.timeout_s, ...(opts.cachePath ? { cachePath: opts.cachePath } : {}) },
           { identity: identityOf({ stage: 'score', ...input }), after: input.after },
         );
         const resumed = got.resumed ? { resumed: true } : {};
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending), ...resumed };
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending, input.batchSize), ...resumed };
         const { manifest, report } = got.value;
         return {
           ...resumed,
@@ -189,7 +262,10 @@ export function createPipelineDefaultActivities() {
       return asActivity(async () => writeJsonAtomic(runManifestPath(input.runDir), input.manifest));
     },
   };
+  return { activities, close };
 }
+
+export const createPipelineDefaultActivities = (opts: { cachePath?: string } = {}) => createPipelineCoordinator(opts).activities;
 
 export type PipelineExecActivities = ReturnType<typeof createPipelineExecActivities>;
 export type PipelineDefaultActivities = ReturnType<typeof createPipelineDefaultActivities>;

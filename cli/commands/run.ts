@@ -25,6 +25,7 @@ export interface RunSettings {
   replicates?: number;
   timeout_s?: number;
   rebuild: boolean;
+  batchesInFlight?: number;
 }
 
 const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild: false } as const;
@@ -32,7 +33,7 @@ const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild
 /** Flags given on the command line win over the file, the file over the defaults. */
 function settingsOf(cmd: Command, file: RunConfig): RunSettings {
   const given = <T>(name: string, value: T): T | undefined => (cmd.getOptionValueSource(name) === 'cli' ? value : undefined);
-  const o = cmd.opts<{ source?: string; id?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number }>();
+  const o = cmd.opts<{ source?: string; id?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number }>();
   const configs = given('configs', o.configs)?.split(',').map((s) => s.trim()).filter(Boolean) ?? file.configs;
   return {
     id: given('id', o.id) ?? file.id ?? DEFAULTS.id,
@@ -44,6 +45,7 @@ function settingsOf(cmd: Command, file: RunConfig): RunSettings {
     replicates: given('replicates', o.replicates) ?? file.replicates,
     timeout_s: given('timeout', o.timeout) ?? file.timeout_s,
     rebuild: given('rebuild', o.rebuild) ?? file.rebuild ?? DEFAULTS.rebuild,
+    batchesInFlight: given('batchesInFlight', o.batchesInFlight) ?? file.batches_in_flight,
   };
 }
 
@@ -73,7 +75,8 @@ export function registerRun(program: Command): void {
     .option('--rebuild', 'build the benchmark again even if runs/<id>/benchmark is complete')
     .addOption(new Option('--from <stage>', 'rerun this stage and the ones after it (the ones before must be done): build, embed, score, report').choices([...PIPELINE_STAGES]))
     .addOption(new Option('--until <stage>', 'stop after this stage: build (the benchmark only), embed, score').choices([...PIPELINE_STOPS]))
-    .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS)')
+    .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS); it still owns runs/<id>/ and the execution cache')
+    .option('--batches-in-flight <n>', 'exec batches at once (default 256: every worker serving the exec queue stays busy)', intOption('--batches-in-flight', 1))
     .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
       'after',

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createPipelineExecActivities } from '../../activities/pipeline/pipelineActivities.ts';
-import { writePending } from '../../activities/pipeline/stageFiles.ts';
 import { oracleOnPool } from '../../activities/exec/oracle.ts';
 import { ExecCache } from '../../activities/exec/cache.ts';
 import type { PendingExec } from '../../activities/pipeline/deferredExec.ts';
@@ -30,7 +29,6 @@ test('a batch records each execution with its verdict, before the rest of the ba
   const runDir = join(dir, 'run');
   const cachePath = join(dir, 'cache.sqlite');
   const pending: PendingExec[] = [1, 2, 3].map((n) => ({ code: `def f():\n    return ${n}\n`, suite: { kind: 'asserts', tests: [`assert f() == ${n}`] }, timeout_s: 5 }));
-  const { file } = writePending(runDir, 'build', pending);
   // The third suite never finishes (a process that ends mid-batch); the first two do.
   const oracle = oracleOnPool(
     {
@@ -42,7 +40,7 @@ test('a batch records each execution with its verdict, before the rest of the ba
   );
   const acts = createPipelineExecActivities({ oracle: async () => oracle });
   let finished = false;
-  void acts.pipelineExecuteBatch({ runDir, file, start: 0, end: 3 }).then(() => (finished = true));
+  void acts.pipelineExecuteBatch({ paidBy: runDir, requests: pending }).then(() => (finished = true));
   for (let i = 0; i < 200 && payments(cachePath, runDir).length < 2; i++) await new Promise((r) => setTimeout(r, 10));
   assert.equal(finished, false, 'the batch is still waiting for its third execution');
   const two = payments(cachePath, runDir);
@@ -53,7 +51,8 @@ test('a batch records each execution with its verdict, before the rest of the ba
   const again = createPipelineExecActivities({
     oracle: async () => oracleOnPool({ lastLayers: {}, run: async (_c, _s, n) => ({ outcomes: new Array(n).fill('pass'), wall_ms: 1, cpu_ms: 1, layers: {} }), async close() {} }, { cachePath }),
   });
-  assert.deepEqual(await again.pipelineExecuteBatch({ runDir, file, start: 0, end: 3 }), { run: 1, cached: 2 });
+  const got = await again.pipelineExecuteBatch({ paidBy: runDir, requests: pending });
+  assert.deepEqual([got.run, got.cached, got.verdicts.map((v) => v.ran)], [1, 2, [false, false, true]]);
   const keys = payments(cachePath, runDir).map((p) => p.key);
   assert.equal(keys.length, 3);
   assert.equal(new Set(keys).size, 3, 'no execution paid for twice');

@@ -1,16 +1,20 @@
 /**
  * `execretrieval run` as one workflow, spread over workers: two worker processes (workers/all.ts) on the same
- * queues against one dev server; the one that runs the first build execution is SIGKILLed then. The run completes with a
+ * queues against one dev server; the one that runs the first build execution is SIGKILLed then. Then three
+ * workers in mount namespaces of their own (no shared folder), one SIGKILLed mid-build. The run completes with a
  * summary.json byte-identical to an uninterrupted in-process run's, and nothing was executed or embedded twice:
  * counted from the exec cache's payments (one row per execution run, stored with its verdict) against the run's
  * pending requests, and from the fake provider's own record of the texts it was asked to embed.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { basename, join } from 'node:path';
+import { startTestTemporal, waitForLine, type TestTemporal } from '../support/temporal.ts';
+import { spawnNamespacedWorker } from './namespacedWorker.ts';
+import { PROJECT_ROOT } from '../../workers/registry.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { assertEachPendingPaidOnce, executionsPaid, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
 
@@ -87,3 +91,36 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
   assert.deepEqual([...texts.keys()].sort(), [...reference.texts.keys()].sort());
 });
 
+
+test('three workers in mount namespaces of their own, sharing only the Temporal server; one SIGKILLed mid-build: same summary.json, each execution paid once, no shared folder', async () => {
+  // Outside the namespaces: the coordinator (`run --no-worker`: it serves only the run's own queue) and, since the
+  // embed stage still writes its vectors by path, one embed worker beside it. Inside: workflows and exec batches.
+  const own = await startFakeEmbeddingServer(FAKE_DIMS);
+  const state = freshState(join(tmp, 'ns', 'state'));
+  const runDir = join(tmp, 'ns', 'run');
+  const env = { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_BASE_URL: own.baseUrls.openai };
+  const prefix = 'execretrieval'; // `run` serves and starts on the default queues
+  const workers = await Promise.all([1, 2, 3].map(() => spawnNamespacedWorker(t, { prefix, queues: 'default,exec', hide: [tmp], env: { EXECRETRIEVAL_EMBED_BASE_URL: own.baseUrls.openai } })));
+  const embed = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'workers', 'all.ts'), '--queues', 'embed', '--prefix', prefix, '--address', t.address, '--namespace', t.namespace], {
+    cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const cli = startCli([...runArgs(runDir), '--no-worker'], { ...env, TEMPORAL_ADDRESS: t.address });
+  try {
+    await waitForLine(embed, /worker ready/, 120_000);
+    // The first verdicts reached the coordinator's cache through the workflow: kill a worker while the build goes on.
+    await waitFor('the first build verdicts at the coordinator', () => executionsPaid(state, runDir).count > 0);
+    workers[0].kill('SIGKILL');
+    const end = await cli.done;
+    assert.equal(end.code, 0, cli.stderr());
+  } finally {
+    cli.child.kill('SIGKILL');
+    for (const w of [...workers, embed]) w.kill('SIGKILL');
+    await own.close();
+  }
+  assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
+  const paid = assertEachPendingPaidOnce(state, runDir);
+  assert.equal(paid.count, reference.executions, 'as many executions as the uninterrupted run');
+  // Only the coordinator wrote this cache: every verdict came back through the workflow, none through a folder.
+  assert.deepEqual([...paid.pids], [cli.child.pid]);
+  assert.equal(existsSync(join(PROJECT_ROOT, 'runs', basename(runDir))), false, 'no worker wrote into this checkout');
+});

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
 import { ExecCache, execContentKey, execRunKey } from '../../activities/exec/cache.ts';
 import { runnerVersion } from '../../activities/exec/pool.ts';
-import type { PendingExec } from '../../activities/pipeline/deferredExec.ts';
+import { readPendingFile } from '../../activities/pipeline/stageFiles.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
 import type { FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 
@@ -94,7 +94,7 @@ export function pendingRequests(runDir: string): Map<string, string> {
   const version = runnerVersion();
   const found = new Map<string, string>();
   for (const f of existsSync(dir) ? readdirSync(dir).sort() : []) {
-    for (const r of JSON.parse(readFileSync(join(dir, f), 'utf8')) as PendingExec[]) {
+    for (const r of readPendingFile(join(dir, f))) {
       const key = execRunKey(execContentKey(version, r.code, r.suite), r.timeout_s);
       if (!found.has(key)) found.set(key, `${f}, timeout ${r.timeout_s} s: ${r.code.split('\n').find((l) => l.trim())?.slice(0, 60)}`);
     }

@@ -161,8 +161,13 @@ def drop_root(uid, keep_read_search):
     return sorted(keep)
 
 
+def cpu_hard_limit(timeout_s):
+    """The CPU seconds after which the kernel SIGKILLs the child (the soft limit, one second less, sends SIGXCPU)."""
+    return int(timeout_s) + 2
+
+
 def set_limits(timeout_s, memory_mb):
-    cpu = int(timeout_s) + 1
+    cpu = cpu_hard_limit(timeout_s) - 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))

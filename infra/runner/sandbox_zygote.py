@@ -140,7 +140,7 @@ def _signal_name(sig):
         return str(sig)
 
 
-def _missing_outcome(timed_out, violation, status, killed_by_us):
+def _missing_outcome(timed_out, violation, status, killed_by_us, cpu_s=0.0, cpu_hard_s=float("inf")):
     """The outcome of every test the child did not report, and an infrastructure reason if the cause was
     outside the code. Failing closed: no report means the test did not pass."""
     if violation:
@@ -150,6 +150,9 @@ def _missing_outcome(timed_out, violation, status, killed_by_us):
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         if sig == signal.SIGXCPU:
+            return "TIMEOUT", None
+        if sig == signal.SIGKILL and cpu_s >= cpu_hard_s:
+            # The kernel's SIGKILL at the CPU hard limit the runner set (sandbox_child.set_limits): the code's time.
             return "TIMEOUT", None
         if sig == signal.SIGKILL and not killed_by_us:
             # The child cannot send SIGKILL (seccomp) and no sibling can signal it (uid, Landlock scope): the
@@ -338,11 +341,12 @@ def run_forked(plan, env):
     if scratch is not None and not remove_tree(scratch):
         infra = f"scratch directory {scratch} could not be removed"
     items = list(report.items)
+    cpu_s = usage.ru_utime + usage.ru_stime
     if len(items) < len(kinds):
-        missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us)
+        missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us, cpu_s, child.cpu_hard_limit(limit) - 0.05)
         infra = infra or why
         items += [{"o": missing}] * (len(kinds) - len(items))
     # CPU time (user + system) of the child: what a mutant's limit derives from (core/mutation/timeLimit.ts).
-    cpu_ms = (usage.ru_utime + usage.ru_stime) * 1000
+    cpu_ms = cpu_s * 1000
     return {"items": items, "sandbox": report.meta or {}, "wall_ms": round(wall_ms, 3), "cpu_ms": round(cpu_ms, 3),
             "infra": infra, "violation": report.violation}

@@ -26,7 +26,7 @@ export interface TestFactLike {
   syntax_error: string | null;
   calls_target: boolean;
   statements: number;
-  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `split`): the expected value never enters the candidate's process. */
+  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `plan_test`): the expected value never enters the candidate's process. */
   parent_judged: boolean;
 }
 

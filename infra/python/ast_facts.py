@@ -5,7 +5,7 @@ stdin: JSON lines, each one of
   {"id", "kind": "names", "code"}                     names a snippet spells, whether it is dynamic
   {"id", "kind": "suite_names", "suite": <TestSuite>} what each test binds and certainly looks up
   {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements,
-                                                      judged in the parent (sandbox_plan.split)
+                                                      judged in the parent (sandbox_plan.plan_test)
   {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
   {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
                                                       else the module)
@@ -67,7 +67,7 @@ def test_facts(tests, target):
                         "parent_judged": False})
             continue
         out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
-                    "statements": len(tree.body), "parent_judged": sandbox_plan.split(t) is not None})
+                    "statements": len(tree.body), "parent_judged": sandbox_plan.plan_test(t) is not None})
     return {"tests": out}
 
 

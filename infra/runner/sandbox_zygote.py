@@ -1,8 +1,8 @@
 """The zygote: forks one child per plan, reads its report strictly, always kills and reaps it.
 
 The zygote is forked by the judge before the judge reads any request, and it only ever receives plans (the
-candidate's code and the candidate side of each test), so a child forked from it finds no expected value in
-its memory. It never runs candidate code itself.
+candidate's code and, per plan, either the candidate's parts of the parent-judged tests or the tests judged in
+the child), so a child forked from it finds no expected value of a parent-judged test in its memory. It never runs candidate code itself.
 """
 
 import json
@@ -81,7 +81,7 @@ class _Report:
     killed, and the tests not yet reported get `ERROR: BadReport` (only candidate code can cause it)."""
 
     def __init__(self, kinds):
-        self.kinds = kinds  # "e" (value for the judge) or "s" (outcome decided in the child), per test
+        self.kinds = kinds  # "e" (values for the judge) or "s" (outcome decided in the child), per test
         self.items = []
         self.meta = None
         self.violation = None
@@ -125,8 +125,13 @@ class _Report:
                 self.meta = msg["sandbox"]
         elif self.complete or msg.get("i") != len(self.items) or type(msg.get("i")) is not int:
             self.violation = "report line out of order"
-        elif self.kinds[msg["i"]] == "e" and set(msg) == {"i", "v"}:
-            self.items.append({"v": msg["v"]})
+        elif self.kinds[msg["i"]] == "e" and set(msg) in ({"i", "v"}, {"i", "v", "o"}) and type(msg["v"]) is list \
+                and (type(msg.get("o", "")) is str and msg.get("o") != "pass"):
+            # A parent-judged test: the values of its candidate parts, and what stopped it early (never `pass`).
+            item = {"v": msg["v"]}
+            if "o" in msg:
+                item["o"] = msg["o"][: child.MESSAGE_CAP + 40]
+            self.items.append(item)
         elif set(msg) == {"i", "o"} and isinstance(msg["o"], str) and not (self.kinds[msg["i"]] == "e" and msg["o"] == "pass"):
             self.items.append({"o": msg["o"][: child.MESSAGE_CAP + 40]})
         else:
@@ -277,7 +282,7 @@ def _charged_s(sched, setup_blocked):
 
 
 def run_forked(plan, env):
-    kinds = ["e" if "e" in it else "s" for it in plan["items"]]
+    kinds = ["e" if "p" in it else "s" for it in plan["items"]]
     report = _Report(kinds)
     scratch = None if env["view"] else _new_scratch(env["scratch_root"], env["uid"])
     start = time.monotonic()

@@ -11,6 +11,8 @@ export interface CachedRun {
   wall_ms: number;
   /** The child's CPU time; absent on rows written before it was recorded. */
   cpu_ms?: number;
+  /** How each outcome was judged (ExecResult.judged); absent on rows written before it was recorded. */
+  judged?: ('parent' | 'child')[];
 }
 
 /** sha256 over the parts, each length-delimited so no two inputs collide. */
@@ -58,12 +60,12 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * reads back as something other than a list of outcomes, throws DamagedCacheError (file + repair command), which
  * the oracle returns as an `infra_error` result rather than a verdict.
  */
-/** An exec_runs row as put inserts it: key, content key, timeout, runner version, outcomes, n_pass, timed_out, wall_ms, cpu_ms. */
-type RunRow = [string, string, number, string, string, number, number, number, number | null];
+/** An exec_runs row as put inserts it: key, content key, timeout, runner version, outcomes, n_pass, timed_out, wall_ms, cpu_ms, judged. */
+type RunRow = [string, string, number, string, string, number, number, number, number | null, string | null];
 
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number }>;
+  private readonly getStmt: Database.Statement<[string, number, number], { outcomes: string; wall_ms: number; cpu_ms: number | null; timeout_s: number; timed_out: number; judged: string | null }>;
   private readonly putStmt: Database.Statement<RunRow>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
   /** The verdict and, with a payer, its payment: one transaction, built once (put runs once per execution). */
@@ -91,6 +93,8 @@ export class ExecCache {
     // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
     const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
+    // judged came later too (gate profiles count parent-judged passes from it): NULL in older rows.
+    if (!columns.some((c) => c.name === 'judged')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN judged TEXT');
     // One row per execution a payer (ExecRequest.paid_by) ran, written in the verdict's own transaction: a
     // process killed at any instant has either stored the verdict and its payment, or neither. A log line
     // written after the verdict missed the execution when a SIGKILL fell between the two.
@@ -108,11 +112,11 @@ export class ExecCache {
     });
     // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
     // class comment): one answer for one state.
-    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out FROM exec_runs
+    this.getStmt = this.db.prepare(`SELECT outcomes, wall_ms, cpu_ms, timeout_s, timed_out, judged FROM exec_runs
       WHERE content_key = ? AND timeout_s <= ? ORDER BY timeout_s = ? DESC, timeout_s DESC`);
     this.putStmt = this.db.prepare(
-      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms, cpu_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO exec_runs (key, content_key, timeout_s, runner_version, outcomes, n_pass, timed_out, wall_ms, cpu_ms, judged)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -125,7 +129,11 @@ export class ExecCache {
         throw new DamagedCacheError(this.path, `row for content ${contentKey.slice(0, 12)}… does not read back as a list of outcomes`);
       }
       const answers = row.timeout_s === timeoutS || !row.timed_out || (timeoutFails && outcomes.some(isBareFailure));
-      if (answers) return row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
+      if (!answers) continue;
+      const out: CachedRun = row.cpu_ms === null ? { outcomes, wall_ms: row.wall_ms } : { outcomes, wall_ms: row.wall_ms, cpu_ms: row.cpu_ms };
+      const judged = parseJudged(row.judged, outcomes.length);
+      if (judged) out.judged = judged;
+      return out;
     }
     return undefined;
   }
@@ -134,7 +142,7 @@ export class ExecCache {
   put(contentKey: string, timeoutS: number, runnerVersion: string, run: CachedRun, paidBy?: string): void {
     const nPass = run.outcomes.filter((o) => o === 'pass').length;
     const timedOut = run.outcomes.includes('TIMEOUT') ? 1 : 0;
-    const row: RunRow = [execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null];
+    const row: RunRow = [execRunKey(contentKey, timeoutS), contentKey, timeoutS, runnerVersion, JSON.stringify(run.outcomes), nPass, timedOut, run.wall_ms, run.cpu_ms ?? null, run.judged ? JSON.stringify(run.judged) : null];
     // Without a payer a single INSERT is its own transaction.
     this.guard(() => (paidBy === undefined ? this.putStmt.run(...row) : this.putPaid(row, paidBy)));
   }
@@ -189,5 +197,18 @@ export function parseOutcomes(text: unknown): string[] | null {
     return Array.isArray(v) && v.every((o) => typeof o === 'string') ? v : null;
   } catch {
     return null;
+  }
+}
+
+/** A stored judged column: a JSON list of 'parent' / 'child' as long as the outcomes; else undefined (an older row,
+ * or one that does not read back: then the result carries no judged list, and a gate counting parent-judged
+ * passes counts none, failing closed). */
+function parseJudged(text: string | null, n: number): ('parent' | 'child')[] | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.length === n && v.every((j) => j === 'parent' || j === 'child') ? (v as ('parent' | 'child')[]) : undefined;
+  } catch {
+    return undefined;
   }
 }

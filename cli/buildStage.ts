@@ -9,6 +9,7 @@ import { CliError } from './errors.ts';
 import { runPipelineFromCli } from './pipelineRun.ts';
 import type { BuildManifest, BuildReport } from '../activities/benchmark/build.ts';
 import { formatBreakdown, type TimeBreakdown } from '../core/timing/breakdown.ts';
+import { visibleLine } from '../core/visibleText.ts';
 
 export interface BuildStageSettings {
   runDir: string;
@@ -37,7 +38,7 @@ export async function runBuildStage(s: BuildStageSettings): Promise<{ out: strin
   const say = (m: string) => process.stderr.write(`[build ${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`);
   const kept = report.check_programs.kept;
   if (kept.length) say(`check programs kept whole (one test each): ${kept.map((k) => `${k.task_id} (${k.reason})`).join(', ')}`);
-  for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
+  for (const r of report.rejections) process.stderr.write(`${visibleLine(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`)}\n`);
   const stage = result.stages.build;
   const x = stage?.executions;
   say(`${stage?.rounds ?? 0} attempt(s) (${stage?.resumed ?? 0} continued where the previous one was); executions on the exec queue: ${x ? `${x.run} run, ${x.cached} cached` : 'none'}; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`);

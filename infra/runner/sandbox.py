@@ -68,6 +68,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # `python -I` le
 import bisect, collections, copy, datetime, decimal, fractions, functools, heapq, itertools, math  # noqa: E401,F401,E402
 import operator, random, re, statistics, string, typing, unicodedata  # noqa: E401,F401,E402
 import json  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -119,6 +120,15 @@ def make_plan(req):
     return plans, judges
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(outcome):
+    """An outcome with control characters as visible escapes: its message or type name may be the candidate's,
+    and it is shown in terminals, JSON and HTML (core/visibleText.ts applies the same rule there)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) <= 0xFF else f"\\u{ord(m.group()):04x}", outcome)
+
+
 def judge_report(judges, items):
     """Outcomes and how each was judged; `items` are the children's report items in test order. A
     parent-judged test is decided here from its values; what its child reported as an outcome can only be a
@@ -138,7 +148,7 @@ def judge_report(judges, items):
         else:
             outcomes.append(item["o"])
         judged.append("child" if j is None else "parent")
-    return outcomes, judged
+    return [visible(o) for o in outcomes], judged
 
 
 def merge_reports(judges, reports):

@@ -82,6 +82,14 @@ describe('candidate-caused failures are the candidate\'s, never infrastructure f
     assert.deepEqual(r.outcomes, ['ERROR: value too large']);
   });
 
+  test('control bytes in candidate text (ANSI, CR, BEL, NUL, bidi) come back as visible escapes', async () => {
+    const code = 'def f(x):\n    raise AssertionError("\\x1b[2J\\rgone\\x07\\x00\\u202e")\ndef g(x):\n    raise type("\\x1b[31mEvil", (Exception,), {})()\n';
+    const r = await inBatch({ code, suite: asserts('assert f(1) == 2', 'assert g(1) == 2', 'for i in [1]:\n    f(i)') });
+    assert.deepEqual(r.outcomes, ['FAIL: \\x1b[2J\\x0dgone\\x07\\x00\\u202e', 'ERROR: \\x1b[31mEvil', 'FAIL: \\x1b[2J\\x0dgone\\x07\\x00\\u202e']);
+    // eslint-disable-next-line no-control-regex
+    for (const o of r.outcomes) assert.doesNotMatch(o, /[\u0000-\u001f\u007f-\u009f\u202e]/);
+  });
+
   test('a value line of 100,000 ints that all hash alike is refused in linear time (ERROR: BadReport)', async () => {
     // The candidate replaces the runner's encoder, so its report line is a set payload the child never built.
     const code = `import sys

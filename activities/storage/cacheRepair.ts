@@ -34,8 +34,9 @@ const KINDS: Record<'exec' | 'embeddings', CacheKind> = {
   exec: {
     table: 'exec_runs',
     columns: ['key', 'content_key', 'timeout_s', 'runner_version', 'outcomes', 'n_pass', 'timed_out', 'wall_ms', 'created_at'],
-    // A canonical's CPU time sets its mutants' limits: a repair that dropped it would fall back to wall time.
-    optional: ['cpu_ms'],
+    // A canonical's CPU time sets its mutants' limits: a repair that dropped it would fall back to wall time; a
+    // dropped judged list would make the gate count no parent-judged pass for that result.
+    optional: ['cpu_ms', 'judged'],
     key: ['key'],
     rowid: true,
     valid: (r) => typeof r.key === 'string' && typeof r.content_key === 'string' && typeof r.timeout_s === 'number' && typeof r.wall_ms === 'number' && parseOutcomes(r.outcomes) !== null,

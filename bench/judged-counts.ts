@@ -28,7 +28,7 @@ for s in suites:
     shadowed = sandbox_plan.shadowed_names(s["code"], s.get("setup"))
     for t in s["tests"]:
         total += 1
-        parent += not s.get("check") and sandbox_plan.plan_test(t, shadowed) is not None
+        parent += not s.get("check") and sandbox_plan.plan_test(t, shadowed, sandbox_plan.setup_functions(s.get("setup"))) is not None
 print(json.dumps({"tests": total, "parent": parent}))
 `;
 

@@ -103,7 +103,8 @@ def make_plan(req):
         if setup is not None and not isinstance(setup, str):
             raise BadRequest("suite.setup must be a string")
         shadowed = sandbox_plan.shadowed_names(code, setup)
-        judges = [sandbox_plan.plan_test(t, shadowed) for t in suite["tests"]]
+        setup_funcs = sandbox_plan.setup_functions(setup)
+        judges = [sandbox_plan.plan_test(t, shadowed, setup_funcs) for t in suite["tests"]]
         tests = suite["tests"]
     elif suite.get("kind") == "check" and isinstance(suite.get("program"), str) and isinstance(suite.get("entry_point"), str):
         judges, tests, setup, entry = [None], [suite["program"]], None, suite["entry_point"]

@@ -173,6 +173,15 @@ class _NotJudged(Exception):
     """The test cannot be decided in the judge: it runs whole in the child."""
 
 
+def setup_functions(setup):
+    """Functions and classes the suite's setup defines: called around a candidate value (`check(f(x), 2)`), one is
+    test code running next to the candidate, which can rewrite it, so such a test is judged in the child."""
+    try:
+        return frozenset(n.name for n in ast.parse(setup).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))) if setup else frozenset()
+    except Exception:
+        return frozenset()
+
+
 def shadowed_names(code, setup=None):
     """Judge names (and builtin exception names) the candidate's code or the suite's setup binds at module level,
     so that a test's `abs`, `math` or `ValueError` there would be theirs, not the judge's: tests that use one are
@@ -256,6 +265,7 @@ class _Planner:
         self.steps = []            # what the child runs, in order
         self.ops = []              # what the judge does, in order
         self.n_slots = 0
+        self.setup_funcs = frozenset()
 
     # ------------------------------------------------ expressions
     def _is_judge_name(self, name):
@@ -291,6 +301,8 @@ class _Planner:
             judged_fn = (isinstance(fn, ast.Name) and fn.id in _FUNCS and self._is_judge_name(fn.id)) or (
                 isinstance(fn, ast.Attribute) and self._is_module(fn.value) and callable(_MODULES[fn.value.id].get(fn.attr)))
             if not judged_fn:
+                if isinstance(fn, ast.Name) and fn.id in self.setup_funcs and any(not isinstance(a, ast.Constant) for a in node.args):
+                    raise _NotJudged
                 out.append(node)
                 return
             for a in node.args:
@@ -523,7 +535,7 @@ class _SlotReplacer(ast.NodeTransformer):
 
 
 @functools.lru_cache(maxsize=8192)
-def plan_test(test_src, shadowed=frozenset()):
+def plan_test(test_src, shadowed=frozenset(), setup_funcs=frozenset()):
     """A parent-judged plan for one test, or None when the test must be judged in the child.
     Plan: {"steps": what the child runs (list of {"x": statement} | {"v": expression, "opaque"?} | {"r": body}),
     "ops": what the judge does, in order (("bind", name, expr) | ("assert", expr, msg) | ("raises", slot,
@@ -535,6 +547,7 @@ def plan_test(test_src, shadowed=frozenset()):
     if not mod.body:
         return None
     p = _Planner(shadowed)
+    p.setup_funcs = setup_funcs
     # Names some child statement or candidate part reads: a judge binding of one would have to cross.
     p._names_feeding_child = _names_read_by_child(mod, p)
     try:

@@ -192,12 +192,10 @@ def shadowed_names(code, setup=None):
         if not src:
             continue
         if len(src) > _PARSE_CAP:
-            # Parsing megabytes of hostile code could cost the judge gigabytes: any watched name the text spells
-            # counts as bound (a binding must spell its name; a dynamic one only changes the candidate's own
-            # namespace, never the judge's builtins).
-            out |= {m for m in re.findall(r"[A-Za-z_][A-Za-z0-9_]*|\*", src) if m in _WATCHED}
-            if re.search(r"import\s*\*|import\s*\(\s*\*", src):
-                out.add("*")
+            # Parsing (or even scanning) tens of megabytes of hostile code would cost the judge seconds and
+            # gigabytes: such code may bind any name, so its tests are judged in the child (a canonical that large
+            # then has no parent-judged pass to show the gate).
+            out.add("*")
             continue
         try:
             tree = ast.parse(src)
@@ -212,7 +210,7 @@ def shadowed_names(code, setup=None):
     return frozenset(out)
 
 
-_PARSE_CAP = 256 * 1024
+_PARSE_CAP = 64 * 1024
 
 _STAR_OK = {"math", "collections", "itertools", "functools", "heapq", "bisect", "re", "operator", "string"}
 

@@ -23,6 +23,11 @@ import sandbox_values as values
 
 OUTPUT_CAP = 64 * 1024
 MESSAGE_CAP = 200
+# Taken when the runner is imported, before any candidate code: a candidate that replaces json.dumps or os.write
+# (to turn its FAIL lines into pass lines) changes what it calls, not what the runner writes with. A candidate can
+# still reach these through the runner's own module; tests judged in the child remain its word (docs/oracle.md).
+_dumps = json.dumps
+_os_write = os.write
 
 
 # ---------------------------------------------------------------- the pytest shim (raises, approx)
@@ -275,7 +280,7 @@ class _StepClock:
 def _write_line(fd, text):
     data = (text + "\n").encode()
     while data:
-        data = data[os.write(fd, data):]
+        data = data[_os_write(fd, data):]
 
 
 def _encode_slot(value, opaque_ok):
@@ -310,7 +315,7 @@ def _program_line(i, steps, objs, ns):
                 enc = values.encode(report)
             else:
                 enc = _encode_slot(eval(obj, ns), step.get("opaque", False))
-            size += len(json.dumps(enc))
+            size += len(_dumps(enc))
             if size > values.MAX_BYTES:
                 raise values.Untrusted("ERROR: value too large")
             vals.append(enc)
@@ -318,7 +323,7 @@ def _program_line(i, steps, objs, ns):
         stop = str(exc)
     except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
         stop = classify(exc)
-    return json.dumps({"i": i, "v": vals, "o": stop} if stop is not None else {"i": i, "v": vals})
+    return _dumps({"i": i, "v": vals, "o": stop} if stop is not None else {"i": i, "v": vals})
 
 
 def _compile_item(i, it):
@@ -338,7 +343,7 @@ def run_plan(plan, env, result_fd, emit=None):
     send = emit or (lambda text: _write_line(result_fd, text))
     try:
         info = isolate(plan, env, result_fd)
-        send(json.dumps({"sandbox": info}))
+        send(_dumps({"sandbox": info}))
         items = plan["items"]
         entry = plan.get("entry_point")
         try:
@@ -348,7 +353,7 @@ def run_plan(plan, env, result_fd, emit=None):
         except BaseException as exc:  # syntax errors, null bytes, surrogates: every test gets the same verdict
             outcome = "ERROR: " + type(exc).__name__
             for i in range(len(items)):
-                send(json.dumps({"i": i, "o": outcome}))
+                send(_dumps({"i": i, "o": outcome}))
             objs = None
         for i, obj in enumerate(objs or ()):
             ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
@@ -362,7 +367,7 @@ def run_plan(plan, env, result_fd, emit=None):
                     for k, v in cand.items():
                         ns.setdefault(k, v)
                     check(cand[entry])
-                    line = json.dumps({"i": i, "o": "pass"})
+                    line = _dumps({"i": i, "o": "pass"})
                 else:
                     exec(code_obj, ns)
                     if setup_obj is not None:
@@ -371,9 +376,9 @@ def run_plan(plan, env, result_fd, emit=None):
                         line = _program_line(i, items[i]["p"], obj, ns)
                     else:
                         exec(obj, ns)
-                        line = json.dumps({"i": i, "o": "pass"})
+                        line = _dumps({"i": i, "o": "pass"})
             except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
-                line = json.dumps({"i": i, "o": classify(exc)})
+                line = _dumps({"i": i, "o": classify(exc)})
             send(line)
     except BaseException:
         if emit is None:

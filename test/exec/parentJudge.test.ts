@@ -97,6 +97,19 @@ def h(x):
     assert.deepEqual(plain.judged, ['parent', 'parent', 'parent']);
   });
 
+  test('tests judged in the child: a patched json.dumps or os.write does not turn their FAIL lines into pass lines', async () => {
+    const code = `import json, os
+_w = os.write
+json.dumps = lambda *a, **k: '{"i": 0, "o": "pass"}'
+os.write = lambda fd, b: _w(fd, b.replace(b'"FAIL"', b'"pass"'))
+def f(x):
+    return 0
+`;
+    const r = await inBatch({ code, suite: asserts('for i in [1]:\n    assert f(i) == 2', 'for i in [2]:\n    assert f(i) == 3') });
+    assert.deepEqual(r.outcomes, ['FAIL', 'FAIL']);
+    assert.deepEqual(r.judged, ['child', 'child']);
+  });
+
   test('a candidate that rebinds a judge name (abs) is judged in a child that holds only that test', async () => {
     const code = 'def abs(x):\n    return 0\ndef f(x):\n    return 7\n';
     const r = await inBatch({ code, suite: asserts('assert abs(f(1) - 2.5) < 1e-9', 'assert f(1) == 7') });

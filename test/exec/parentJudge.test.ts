@@ -110,6 +110,21 @@ def f(x):
     assert.deepEqual(r.judged, ['child', 'child']);
   });
 
+  test('the judge\'s own evaluation matches Python\'s on the common forms, for a right and a wrong candidate', async () => {
+    const suite = asserts(
+      'assert h(1) == pytest.approx(2.5)', 'assert isinstance(h(1), float) and 2 < h(1) <= 3', 'assert sorted(w(), key=len)[0] == "a"',
+      'assert {k: v for k, v in []} == {} and w()[1:] == ["a"]', 'assert len(set(w())) == 2, "two words"', 'assert d()["x"] in (1, 2)',
+      'assert f(1) == 2 and f(2) == 3', 'import pytest\nwith pytest.raises(ZeroDivisionError, match="zero"):\n    h(0)',
+    );
+    const right = 'def h(x):\n    return 2.5 / x\ndef w():\n    return ["bb", "a"]\ndef d():\n    return {"x": 1}\ndef f(x):\n    return x + 1\n';
+    const ok = await inBatch({ code: right, suite });
+    assert.deepEqual(ok.outcomes, new Array(8).fill('pass'));
+    assert.deepEqual(ok.judged, ['parent', 'parent', 'parent', 'child', 'parent', 'parent', 'parent', 'parent']);
+    const wrong = 'def h(x):\n    return 2.5 if x == 0 else 1.0\ndef w():\n    return ["a", "a"]\ndef d():\n    return {}\ndef f(x):\n    return 2\n';
+    const bad = await inBatch({ code: wrong, suite });
+    assert.deepEqual(bad.outcomes, ['FAIL', 'FAIL', 'pass', 'pass', 'FAIL: two words', 'ERROR: KeyError', 'FAIL', "FAIL: DID NOT RAISE <class 'ZeroDivisionError'>"]);
+  });
+
   test('a candidate that rebinds a judge name (abs) is judged in a child that holds only that test', async () => {
     const code = 'def abs(x):\n    return 0\ndef f(x):\n    return 7\n';
     const r = await inBatch({ code, suite: asserts('assert abs(f(1) - 2.5) < 1e-9', 'assert f(1) == 7') });

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "infra", "runner"))
 
 CODE = "def f(xs):\n    return sorted(xs)[::-1]\n"
 PLAN = {"code": CODE, "setup": None, "entry_point": None, "timeout_s": 5, "memory_mb": 1024,
-        "items": [{"e": "f([3, 1, 2])"}, {"e": "f([])"}, {"e": "f([5, 5, 1])"}]}
+        "items": [{"p": [{"v": "f([3, 1, 2])"}]}, {"p": [{"v": "f([])"}]}, {"p": [{"v": "f([5, 5, 1])"}]}]}
 
 
 def measure(disabled, n):

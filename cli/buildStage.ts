@@ -9,6 +9,7 @@ import { CliError } from './errors.ts';
 import { runPipelineFromCli } from './pipelineRun.ts';
 import type { BuildManifest, BuildReport } from '../activities/benchmark/build.ts';
 import { formatBreakdown, type TimeBreakdown } from '../core/timing/breakdown.ts';
+import { visibleLine } from '../core/visibleText.ts';
 
 export interface BuildStageSettings {
   runDir: string;
@@ -40,7 +41,7 @@ export async function runBuildStage(s: BuildStageSettings): Promise<{ out: strin
   // Absent in a report.json written before the drop existed.
   const noOps = report.noop_tests;
   if (noOps?.dropped) say(`no-op tests: ${noOps.dropped} tests no candidate can fail (assert True, ...) dropped from ${Object.keys(noOps.by_task).length} tasks (report.json noop_tests)`);
-  for (const r of report.rejections) process.stderr.write(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}\n`);
+  for (const r of report.rejections) process.stderr.write(`${visibleLine(`rejected ${r.file ? `${r.file}:${r.line} ` : ''}${r.task_id ?? ''} [${r.stage}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`)}\n`);
   const stage = result.stages.build;
   const x = stage?.executions;
   // Each pass of the stage is one mutant round (its misses run on the exec queue, then the next round), not a

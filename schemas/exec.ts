@@ -54,7 +54,8 @@ export const ExecResult = z.object({
   /**
    * How each outcome was judged, parallel to `outcomes`: `parent` when the sandbox's judge compared a plain-data
    * value the code returned (the code never saw the expected value), `child` when the test ran whole next to
-   * the code (multi-statement tests, pytest.raises, check programs). Absent on results from the cache.
+   * the code (loops, helper functions, check programs kept whole). Also on results from the cache (its `judged`
+   * column); absent only on rows stored before that column existed.
    */
   judged: z.array(z.enum(['parent', 'child'])).optional(),
 });

@@ -12,6 +12,8 @@ export interface CachedRun {
   wall_ms: number;
   /** The child's CPU time; absent on rows written before it was recorded. */
   cpu_ms?: number;
+  /** How each outcome was judged (ExecResult.judged); absent on rows written before it was recorded. */
+  judged?: ('parent' | 'child')[];
 }
 
 /** sha256 over the parts, each length-delimited so no two inputs collide. */
@@ -64,9 +66,9 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * The columns put writes, in insert order: every one of them is covered by the row's checksum (rowChecksum over the
  * row object put inserts; verified over `SELECT *` on read), so a column added here is checksummed by construction.
  */
-export const EXEC_COLUMNS = ['key', 'content_key', 'timeout_s', 'runner_version', 'outcomes', 'n_pass', 'timed_out', 'wall_ms', 'cpu_ms', 'created_at'] as const;
+export const EXEC_COLUMNS = ['key', 'content_key', 'timeout_s', 'runner_version', 'outcomes', 'n_pass', 'timed_out', 'wall_ms', 'cpu_ms', 'judged', 'created_at'] as const;
 type RunRow = Record<(typeof EXEC_COLUMNS)[number], string | number | null> & { checksum: string };
-type StoredRun = { outcomes: unknown; wall_ms: unknown; cpu_ms: unknown; timeout_s: number; timed_out: number } & StoredRow;
+type StoredRun = { outcomes: unknown; wall_ms: unknown; cpu_ms: unknown; judged: unknown; timeout_s: number; timed_out: number } & StoredRow;
 
 /** The older validity test (before checksums): what a row must read back as to be migrated with a checksum. */
 export function execRowReadable(r: StoredRow): boolean {
@@ -116,6 +118,8 @@ export class ExecCache {
     // cpu_ms came later (mutants' limits derive from it): files made before get the column, NULL in old rows.
     const columns = this.db.prepare('PRAGMA table_info(exec_runs)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'cpu_ms')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN cpu_ms REAL');
+    // judged came later too (gate profiles count parent-judged passes from it): NULL in older rows.
+    if (!columns.some((c) => c.name === 'judged')) this.db.exec('ALTER TABLE exec_runs ADD COLUMN judged TEXT');
     // The checksum came later still: rows of an older file that read back valid are checksummed once, now.
     guardDamage(path, () => migrateChecksums(this.db, 'exec_runs', ['key'], execRowReadable));
     // One row per execution a payer (ExecRequest.paid_by) ran, written in the verdict's own transaction: a
@@ -161,7 +165,11 @@ export class ExecCache {
       const wall_ms = row.wall_ms as number;
       const cpu_ms = row.cpu_ms as number | null;
       const answers = row.timeout_s === timeoutS || !row.timed_out || (timeoutFails && outcomes.some(isBareFailure));
-      if (answers) return cpu_ms === null || cpu_ms === undefined ? { outcomes, wall_ms } : { outcomes, wall_ms, cpu_ms };
+      if (!answers) continue;
+      const out: CachedRun = cpu_ms === null || cpu_ms === undefined ? { outcomes, wall_ms } : { outcomes, wall_ms, cpu_ms };
+      const judged = parseJudged(row.judged, outcomes.length);
+      if (judged) out.judged = judged;
+      return out;
     }
     return undefined;
   }
@@ -178,6 +186,7 @@ export class ExecCache {
       timed_out: run.outcomes.includes('TIMEOUT') ? 1 : 0,
       wall_ms: run.wall_ms,
       cpu_ms: run.cpu_ms ?? null,
+      judged: run.judged ? JSON.stringify(run.judged) : null,
       created_at: nowStamp(),
     } satisfies Omit<RunRow, 'checksum'>;
     const row: RunRow = { ...content, checksum: rowChecksum(content) };
@@ -247,5 +256,18 @@ export function guardDamage<T>(path: string, fn: () => T): T {
   } catch (err) {
     if (isSqliteDamage(err)) throw new DamagedCacheError(path, `${(err as { code: string }).code}: ${(err as Error).message}`);
     throw err;
+  }
+}
+
+/** A stored judged column: a JSON list of 'parent' / 'child' as long as the outcomes; else undefined (an older row,
+ * or one that does not read back: then the result carries no judged list, and a gate counting parent-judged
+ * passes counts none, failing closed). */
+function parseJudged(text: unknown, n: number): ('parent' | 'child')[] | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.length === n && v.every((j) => j === 'parent' || j === 'child') ? (v as ('parent' | 'child')[]) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -37,6 +37,14 @@ export class ForkServerRefused extends Error {
 export const WALL_BACKSTOP_FACTOR = 10;
 export const WALL_BACKSTOP_EXTRA_S = 5;
 
+/** infra/runner/sandbox.py's REQUEST_CAP: the server stops on a larger request frame, so none is ever sent. */
+export const REQUEST_CAP = 64 * 1024 * 1024;
+
+/** The request is over REQUEST_CAP: it was not sent, and the server goes on. The request's own failure. */
+export class RequestTooLarge extends Error {
+  readonly code = 'REQUEST_TOO_LARGE';
+}
+
 /** The largest frame accepted from the server (its own caps keep real results far below this). */
 export const FRAME_CAP = 256 * 1024 * 1024;
 
@@ -103,15 +111,19 @@ export class ForkServer {
   run(req: WireRequest): Promise<WireResult> {
     if (this.dead) return Promise.reject(this.dead);
     if (this.pending) return Promise.reject(new Error('ForkServer.run: one request at a time'));
+    // Checked here, per request, before anything is written: a frame over the server's cap would end the server
+    // and every suite after it in its queue.
+    const body = Buffer.from(JSON.stringify(req), 'utf8');
+    if (body.length > REQUEST_CAP) return Promise.reject(new RequestTooLarge(`request of ${body.length} bytes exceeds the cap of ${REQUEST_CAP}`));
     return new Promise<WireResult>((resolve, reject) => {
       // The server's own wall backstop (infra/runner/sandbox_zygote.py: a starved child may run that long on a
-      // loaded machine, since its limit does not count time waiting for a CPU), then the grace.
-      const backstopS = WALL_BACKSTOP_FACTOR * req.timeout_s + WALL_BACKSTOP_EXTRA_S;
+      // loaded machine, since its limit does not count time waiting for a CPU), once for each of the suite's
+      // two children (parent-judged tests, then tests judged in the child: sandbox.py), then the grace.
+      const backstopS = 2 * (WALL_BACKSTOP_FACTOR * req.timeout_s + WALL_BACKSTOP_EXTRA_S);
       const timer = setTimeout(() => {
         this.fail(new ForkServerDied(`fork server did not answer within ${backstopS}s + grace`, true));
       }, backstopS * 1000 + this.graceMs);
       this.pending = { id: req.id, resolve, reject, timer };
-      const body = Buffer.from(JSON.stringify(req), 'utf8');
       const head = Buffer.alloc(4);
       head.writeUInt32BE(body.length);
       this.proc.stdin.write(head);

@@ -90,7 +90,7 @@ class CachedOracle implements Oracle {
       return result;
     }
     try {
-      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms }, paidBy);
+      this.cache?.put(content, timeoutS, this.version, { outcomes: raw.outcomes, wall_ms: raw.wall_ms, cpu_ms: raw.cpu_ms, ...(raw.judged ? { judged: raw.judged } : {}) }, paidBy);
     } catch (err) {
       if (err instanceof DamagedCacheError) return cacheFault(err);
       throw err;

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
 import { pythonExecutable } from '../python/interpreter.ts';
-import { ForkServer, ForkServerDied, ForkServerRefused, type WireRequest } from './forkServer.ts';
+import { ForkServer, ForkServerDied, ForkServerRefused, RequestTooLarge, type WireRequest } from './forkServer.ts';
 import type { SandboxLayers } from './types.ts';
 
 export const RUNNER_DIR = join(projectRoot(), 'infra', 'runner');
@@ -67,6 +67,8 @@ export class SandboxPool {
         this.lastLayers = res.sandbox ?? {};
         return { outcomes: res.outcomes, judged: res.judged, wall_ms: res.wall_ms, cpu_ms: res.cpu_ms ?? 0, infraError: res.infra_error, layers: this.lastLayers };
       } catch (err) {
+        // The code (or suite) is too large to send: its own failure, cached as such; the server was never touched.
+        if (err instanceof RequestTooLarge) return { outcomes: new Array(nTests).fill('ERROR: RequestTooLarge'), judged: new Array(nTests).fill('parent'), wall_ms: 0, cpu_ms: 0, layers: {} };
         if (err instanceof ForkServerRefused) return failed(`sandbox refused the request: ${err.message}`);
         if (!(err instanceof ForkServerDied)) throw err;
         this.servers[slot] = null;

@@ -109,7 +109,7 @@ export async function runGate(
     const results = await oracle.runMany(idx.map((i) => ({ code: items[i].task.canonical, suite: items[i].task.tests })), {
       onProgress: (d, n) => opts.onProgress?.('canonical_execution', d, n),
     });
-    return new Map(idx.map((i, k) => [i, canonicalStage(results[k].outcomes)]));
+    return new Map(idx.map((i, k) => [i, canonicalStage(results[k].outcomes, results[k].judged, profile)]));
   });
 
   // 4. distractor execution

@@ -145,7 +145,7 @@ class StageRun<T> {
       }
       this.held.delete(key);
       answered += list.length;
-      const raw: RawRun = { outcomes: hit.outcomes, wall_ms: hit.wall_ms, cpu_ms: hit.cpu_ms as number, layers: this.opts.layers };
+      const raw: RawRun = { outcomes: hit.outcomes, ...(hit.judged ? { judged: hit.judged } : {}), wall_ms: hit.wall_ms, cpu_ms: hit.cpu_ms as number, layers: this.opts.layers };
       for (const h of list) h.resolve(raw);
     }
     this.lastCall = Date.now();

@@ -95,6 +95,8 @@ export interface ReportedVerdict {
   outcomes: string[];
   wall_ms: number;
   cpu_ms?: number;
+  /** How each outcome was judged (ExecResult.judged): gate profiles count parent-judged passes from it. */
+  judged?: ('parent' | 'child')[];
   /** Executed for this batch (false: the worker's own cache had it). */
   ran: boolean;
 }
@@ -159,7 +161,7 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
           const r = input.requests[i];
           return {
             content_key: execContentKey(version, r.code, r.suite), timeout_s: r.timeout_s, runner_version: version,
-            outcomes: res.outcomes, wall_ms: res.wall_ms, ...(res.cpu_ms === undefined ? {} : { cpu_ms: res.cpu_ms }), ran: !res.cached,
+            outcomes: res.outcomes, wall_ms: res.wall_ms, ...(res.cpu_ms === undefined ? {} : { cpu_ms: res.cpu_ms }), ...(res.judged ? { judged: res.judged } : {}), ran: !res.cached,
           };
         });
         const run = verdicts.filter((v) => v.ran).length;
@@ -208,7 +210,7 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
           const c = authoritative();
           for (const v of input.store) {
             if (c.get(v.content_key, v.timeout_s)) continue;
-            c.put(v.content_key, v.timeout_s, v.runner_version, { outcomes: v.outcomes, wall_ms: v.wall_ms, ...(v.cpu_ms === undefined ? {} : { cpu_ms: v.cpu_ms }) }, v.ran ? input.runDir : undefined);
+            c.put(v.content_key, v.timeout_s, v.runner_version, { outcomes: v.outcomes, wall_ms: v.wall_ms, ...(v.cpu_ms === undefined ? {} : { cpu_ms: v.cpu_ms }), ...(v.judged ? { judged: v.judged } : {}) }, v.ran ? input.runDir : undefined);
           }
         }
         return { requests: input.read ? readPendingSlice(input.read.file, input.read.start, input.read.end) : [] };

@@ -7,6 +7,7 @@ import { openOracle } from '../../activities/exec/oracle.ts';
 import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { formatCount, stderrProgress } from '../progress.ts';
+import { visibleLine } from '../../core/visibleText.ts';
 
 /** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
 export const MAX_TIMEOUT_S = 3600;
@@ -74,7 +75,7 @@ export function registerValidate(program: Command): void {
           const sw = report.sweeps;
           console.log(`  sweeps: distractor sanity ${sw.distractor_sanity.passing_all_own_tests}/${sw.distractor_sanity.checked} distractors pass all their own tests; cross-canonical ${sw.cross_canonical.passing.length} of ${sw.cross_canonical.candidates} name collisions pass another query's tests`);
           for (const e of errors) console.log(`${rel(e.file)}:${e.line} ${e.field ?? ''}${e.field ? ': ' : ''}${e.message}`);
-          for (const r of report.rejections) console.log(`${rel(r.file)}:${r.line ?? '?'} ${r.task_id} [${r.stage_name}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`);
+          for (const r of report.rejections) console.log(visibleLine(`${rel(r.file)}:${r.line ?? '?'} ${r.task_id} [${r.stage_name}] ${r.code}${r.field ? ` ${r.field}` : ''}: ${r.message}`));
           for (const h of sw.cross_canonical.passing) console.log(`cross-canonical: ${h.corpus_task_id} ${h.which} passes the tests of ${h.query_task_id} (${h.function_name})`);
         }
         if (errors.length || report.rejections.length) process.exitCode = 1;

@@ -26,7 +26,7 @@ export interface TestFactLike {
   syntax_error: string | null;
   calls_target: boolean;
   statements: number;
-  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `split`): the expected value never enters the candidate's process. */
+  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `plan_test`): the expected value never enters the candidate's process. */
   parent_judged: boolean;
   /** `assert <always true>` alone (infra/python/ast_facts.py): no candidate can fail it. The build drops such tests. */
   no_op?: boolean;
@@ -102,12 +102,29 @@ export function astStage(
   return { issues: out, multiStatementTests: multi };
 }
 
-/** Stage 3: the canonical passes every test. */
-export function canonicalStage(outcomes: readonly string[]): GateIssue[] {
+/**
+ * Stage 3: the canonical passes every test, and at least `profile.parentJudgedTests.min` of those passes were
+ * decided by the sandbox's judge (`judged`, from the execution or its cache row): stage 2 counts the tests that can
+ * be (by their form), this counts the ones that were for this canonical (a canonical that rebinds `abs` or `math`
+ * has its tests using them judged in the child). A result without a judged list counts none: failing closed.
+ */
+export function canonicalStage(
+  outcomes: readonly string[],
+  judged?: readonly ('parent' | 'child')[],
+  profile?: Pick<GateProfile, 'name' | 'parentJudgedTests'>,
+): GateIssue[] {
   const bad = outcomes.map((o, i) => [o, i] as const).filter(([o]) => o !== 'pass');
-  if (!bad.length) return [];
-  const detail = bad.slice(0, 3).map(([o, i]) => `test ${i}: ${o}`).join('; ');
-  return [issue('canonical_execution', 'CANONICAL_FAILS', `canonical fails ${bad.length} of ${outcomes.length} tests (${detail})`, 'canonical')];
+  if (bad.length) {
+    const detail = bad.slice(0, 3).map(([o, i]) => `test ${i}: ${o}`).join('; ');
+    return [issue('canonical_execution', 'CANONICAL_FAILS', `canonical fails ${bad.length} of ${outcomes.length} tests (${detail})`, 'canonical')];
+  }
+  const min = profile?.parentJudgedTests.min ?? 0;
+  const parent = judged && judged.length === outcomes.length ? judged.filter((j) => j === 'parent').length : 0;
+  if (parent < min) {
+    return [issue('canonical_execution', 'TOO_FEW_PARENT_JUDGED',
+      `${parent} of ${outcomes.length} passes were judged outside the canonical's process; profile "${profile?.name}" wants at least ${min}`, 'canonical')];
+  }
+  return [];
 }
 
 /** Indices of the tests an outcome list does not pass. */

@@ -1,4 +1,5 @@
 import type { StatEstimate } from '../stats/engine.ts';
+import { visibleText } from '../visibleText.ts';
 
 /** Shared number formatting for the Markdown and HTML reports. */
 export function fmt(x: number | null | undefined, digits = 3): string {
@@ -32,6 +33,7 @@ export function mdTable(header: readonly string[], rows: readonly (readonly stri
   ].join('\n');
 }
 
+/** HTML-escaped, with control characters as visible escapes (snippets and outcomes are candidate text). */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return visibleText(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -5,7 +5,7 @@ stdin: JSON lines, each one of
   {"id", "kind": "names", "code"}                     names a snippet spells, whether it is dynamic
   {"id", "kind": "suite_names", "suite": <TestSuite>} what each test binds and certainly looks up
   {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements,
-                                                      judged in the parent (sandbox_plan.split)
+                                                      judged in the parent (sandbox_plan.plan_test)
   {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
   {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
                                                       else the module)
@@ -82,7 +82,7 @@ def test_facts(tests, target):
         # evaluated when the assert fails, which it cannot).
         no_op = len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert) and _always_true(tree.body[0].test)
         out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
-                    "statements": len(tree.body), "parent_judged": sandbox_plan.split(t) is not None,
+                    "statements": len(tree.body), "parent_judged": sandbox_plan.plan_test(t) is not None,
                     "no_op": no_op})
     return {"tests": out}
 

@@ -1,8 +1,10 @@
 """Execution sandbox for untrusted Python code (code under test is written by LLMs or mutated on purpose).
 
 Processes (`serve`):
-  judge   this process. Reads framed requests from Node on stdin, splits each test (sandbox_plan), sends
-          the zygote only the candidate's share, judges the values that come back, answers on stdout.
+  judge   this process. Reads framed requests from Node on stdin, plans each test (sandbox_plan), sends
+          the zygote only the candidate's parts of the parent-judged tests (one child), then the tests judged in
+          the child (another child, which gets nothing the first needs), judges the values that come back
+          (the rest of each assert, pytest.raises included, with its own builtins), answers on stdout.
           It never runs candidate code and never forks after the zygote exists.
   zygote  forked by the judge before any request is read (so its memory holds no expected value); builds
           the read-only view, the Landlock ruleset and the seccomp filter once; forks one child per suite;
@@ -24,11 +26,13 @@ runner, the interpreter and the kernel are trusted. The child holds the candidat
 are separate processes of another uid that the child cannot signal, trace or write to.
 
 Covered:
-  - its own verdict: for `assert <expr> <op> <literal>` (and `assert [not] <expr>`) the literal never
-    enters the child; the child returns the value as plain data (exact builtin types, depth/size capped)
-    and the judge compares. Objects with a lying __eq__, patched builtins or runner functions, forged lines
-    on the result pipe, and searching memory (gc, ctypes) for the expected value cannot make such a test
-    pass. A report line out of order or of the wrong shape ends the suite as ERROR: BadReport.
+  - its own verdict: in a parent-judged test (sandbox_plan: asserts, bindings of call results, pytest.raises)
+    no expected value enters any child; the child returns the values of the candidate's calls as plain data
+    (exact builtin types, depth/size capped, at most 32 distinct values per hash in a set or mapping) and the
+    judge evaluates the rest (arithmetic size-guarded). Objects with a lying __eq__/__sub__, patched builtins,
+    math or runner functions, forged lines on the result pipe, and searching memory (gc, frames, ctypes) for
+    an expected value cannot make such a test pass. A report line out of order or of the wrong shape ends the
+    suite as ERROR: BadReport.
   - the host: the child sees a read-only view holding the interpreter's prefix, /usr, two /etc files and
     four /dev nodes; its /tmp and /dev/shm are a private capped tmpfs that dies with it; Landlock allows
     writes only there (whatever the path, dir_fd or ctypes call), reads only beneath the view, no TCP
@@ -42,9 +46,13 @@ Covered:
     scratch removal without recursion, any fault outside the code reported as `infra_error` (the caller
     runs the suite once more, and never caches it).
 Not covered:
-  - tests judged in the child (several statements, pytest.raises, check(candidate) programs, a computed
-    expected value): a candidate can fake those; each outcome says `judged: "child"`, and gate profiles
-    require a number of parent-judged tests.
+  - tests judged in the child (loops, helper functions, check(candidate) programs kept whole, a candidate that
+    rebinds a judge name such as `abs`): a candidate can fake those (the test's code is compiled, and a check
+    program loaded, before the candidate's, which narrows but does not close that); they run in a child of
+    their own, each outcome says `judged: "child"`, and gate profiles require a number of parent-judged
+    passes (from the results, cached with them).
+  - a candidate can always fail: its own exit, timeout, memory or CPU limit, an oversized request or value
+    are its suite's failure (cached), never an infrastructure fault. It cannot change its limits (seccomp).
   - a candidate that computes the right answer by other means than the intended algorithm (hard-coding).
   - side channels (timing, CPU cache), kernel vulnerabilities, and resource exhaustion below the limits.
   - without root, or on a kernel lacking a layer, that layer is absent; `sandbox` in every result (and
@@ -60,6 +68,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # `python -I` le
 import bisect, collections, copy, datetime, decimal, fractions, functools, heapq, itertools, math  # noqa: E401,F401,E402
 import operator, random, re, statistics, string, typing, unicodedata  # noqa: E401,F401,E402
 import json  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -79,7 +88,8 @@ class BadRequest(Exception):
 
 
 def make_plan(req):
-    """(plan for the zygote, per-test judge plans). The plan holds no expected literal of a split test."""
+    """(plans for the zygote, per-test judge plans). At most two plans, each run by a child of its own: the
+    parent-judged tests' candidate parts (no expected value), then the tests judged in the child, whole."""
     code, suite, timeout_s = req.get("code"), req.get("suite"), req.get("timeout_s")
     if not isinstance(code, str) or not isinstance(suite, dict):
         raise BadRequest("code must be a string and suite an object")
@@ -89,36 +99,68 @@ def make_plan(req):
     if type(memory_mb) is not int or memory_mb < 16:
         raise BadRequest("memory_mb must be an integer >= 16")
     if suite.get("kind") == "asserts" and isinstance(suite.get("tests"), list) and all(isinstance(t, str) for t in suite["tests"]):
-        judges = [sandbox_plan.split(t) for t in suite["tests"]]
-        items = [({"e": j["expr"], "opaque": True} if j["opaque_ok"] else {"e": j["expr"]}) if j else {"s": t}
-                 for j, t in zip(judges, suite["tests"])]
         setup, entry = suite.get("setup"), None
         if setup is not None and not isinstance(setup, str):
             raise BadRequest("suite.setup must be a string")
+        shadowed = sandbox_plan.shadowed_names(code, setup)
+        setup_funcs = sandbox_plan.setup_functions(setup)
+        judges = [sandbox_plan.plan_test(t, shadowed, setup_funcs) for t in suite["tests"]]
+        tests = suite["tests"]
     elif suite.get("kind") == "check" and isinstance(suite.get("program"), str) and isinstance(suite.get("entry_point"), str):
-        judges, items, setup, entry = [None], [{"s": suite["program"]}], None, suite["entry_point"]
+        judges, tests, setup, entry = [None], [suite["program"]], None, suite["entry_point"]
     else:
         raise BadRequest("suite must be {kind: asserts, tests: [str]} or {kind: check, program, entry_point}")
-    plan = {"code": code, "setup": setup, "items": items, "entry_point": entry, "timeout_s": timeout_s, "memory_mb": memory_mb}
-    return plan, judges
+    base = {"code": code, "setup": setup, "timeout_s": timeout_s, "memory_mb": memory_mb}
+    plans = []
+    parent_items = [{"p": j["steps"]} for j in judges if j is not None]
+    child_items = [{"s": t} for j, t in zip(judges, tests) if j is None]
+    if parent_items:
+        plans.append({**base, "items": parent_items, "entry_point": None})
+    if child_items:
+        plans.append({**base, "items": child_items, "entry_point": entry})
+    return plans, judges
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(outcome):
+    """An outcome with control characters as visible escapes: its message or type name may be the candidate's,
+    and it is shown in terminals, JSON and HTML (core/visibleText.ts applies the same rule there)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) <= 0xFF else f"\\u{ord(m.group()):04x}", outcome)
 
 
 def judge_report(judges, items):
-    """Outcomes and how each was judged. A value is judged here; an outcome the child reported for a
-    parent-judged test can only be a failure (the zygote refuses `pass` there), so it stays parent-judged."""
+    """Outcomes and how each was judged; `items` are the children's report items in test order. A
+    parent-judged test is decided here from its values; what its child reported as an outcome can only be a
+    failure (the zygote refuses `pass` there), so it stays parent-judged."""
     outcomes, judged = [], []
     for j, item in zip(judges, items):
         if j is not None and "v" in item:
             try:
-                value = values.decode(item["v"])
+                vals = [values.decode(v) for v in item["v"]]
             except Exception:  # a hostile child can send any JSON: a malformed value is its own failure
                 outcomes.append("ERROR: BadReport")
             else:
-                outcomes.append(sandbox_plan.judge(j, value))
+                try:
+                    outcomes.append(sandbox_plan.judge(j, vals, item.get("o")))
+                except Exception as exc:  # the judge's own evaluation must never stop the server
+                    outcomes.append("ERROR: " + type(exc).__name__)
         else:
             outcomes.append(item["o"])
         judged.append("child" if j is None else "parent")
-    return outcomes, judged
+    return [visible(o) for o in outcomes], judged
+
+
+def merge_reports(judges, reports):
+    """The per-test items of the (one or two) children's reports, back in test order, and their totals."""
+    parent = iter(reports[0]["items"]) if any(j is not None for j in judges) else iter(())
+    child = iter(reports[-1]["items"]) if any(j is None for j in judges) else iter(())
+    items = [next(child) if j is None else next(parent) for j in judges]
+    infra = next((r["infra"] for r in reports if r.get("infra")), None)
+    return {"items": items, "wall_ms": round(sum(r["wall_ms"] for r in reports), 3),
+            "cpu_ms": round(sum(r.get("cpu_ms", 0.0) for r in reports), 3), "sandbox": reports[0]["sandbox"] or reports[-1]["sandbox"],
+            "infra": infra}
 
 
 def layers(env, child_info):
@@ -165,20 +207,24 @@ def serve():
                 break
             rid = req.get("id")
             try:
-                plan, judges = make_plan(req)
+                plans, judges = make_plan(req)
             except BadRequest as exc:
                 write_frame(stdout, {"id": rid, "error": f"bad request: {exc}"})
                 continue
-            try:
-                write_frame(zyg_in, plan)
-                report = read_frame(zyg_out)
-            except (OSError, FrameError) as exc:
-                report, why = None, str(exc)
-            else:
-                why = "zygote ended"
-            if report is None:
+            reports, why = [], "zygote ended"
+            for plan in plans:
+                try:
+                    write_frame(zyg_in, plan)
+                    report = read_frame(zyg_out)
+                except (OSError, FrameError) as exc:
+                    report, why = None, str(exc)
+                if report is None:
+                    break
+                reports.append(report)
+            if len(reports) < len(plans):
                 write_frame(stdout, {"id": rid, "error": f"sandbox zygote died: {why}"})
                 break
+            report = merge_reports(judges, reports)
             outcomes, judged = judge_report(judges, report["items"])
             result = {"id": rid, "outcomes": outcomes, "judged": judged, "wall_ms": report["wall_ms"],
                       "cpu_ms": report.get("cpu_ms", 0.0), "sandbox": layers(env, report["sandbox"])}
@@ -200,15 +246,22 @@ def once(scratch_root):
     enforces the wall-clock limit by killing our process group and removes the scratch root afterwards.
     Prints one {"i", "o"} line per test on stdout."""
     req = json.loads(sys.stdin.buffer.read())
-    plan, judges = make_plan(req)
+    plans, judges = make_plan(req)
+    # One process runs both plans' items (parent-judged first), as one plan: a cost baseline, not the oracle.
+    plan = {**plans[0], "items": [it for p in plans for it in p["items"]], "entry_point": plans[-1]["entry_point"]}
+    order = [k for k, j in enumerate(judges) if j is not None] + [k for k, j in enumerate(judges) if j is None]
     out_fd = os.dup(1)
     env = zygote.prepare(os.getpid(), scratch_root)
     env["scratch"] = None if env["view"] else zygote._new_scratch(scratch_root, env["uid"])
     lines = []
     child.run_plan(plan, env, out_fd, emit=lines.append)
     msgs = [json.loads(t) for t in lines]
-    items = [{k: v for k, v in m.items() if k != "i"} for m in msgs if "i" in m]
-    outcomes, _ = judge_report(judges, items + [{"o": "ERROR: NoResult"}] * (len(judges) - len(items)))
+    got = [{k: v for k, v in m.items() if k != "i"} for m in msgs if "i" in m]
+    got += [{"o": "ERROR: NoResult"}] * (len(judges) - len(got))
+    items = [None] * len(judges)
+    for pos, k in enumerate(order):
+        items[k] = got[pos]
+    outcomes, _ = judge_report(judges, items)
     for i, o in enumerate(outcomes):
         os.write(out_fd, (json.dumps({"i": i, "o": o}) + "\n").encode())
     os._exit(0)

@@ -23,6 +23,11 @@ import sandbox_values as values
 
 OUTPUT_CAP = 64 * 1024
 MESSAGE_CAP = 200
+# Taken when the runner is imported, before any candidate code: a candidate that replaces json.dumps or os.write
+# (to turn its FAIL lines into pass lines) changes what it calls, not what the runner writes with. A candidate can
+# still reach these through the runner's own module; tests judged in the child remain its word (docs/oracle.md).
+_dumps = json.dumps
+_os_write = os.write
 
 
 # ---------------------------------------------------------------- the pytest shim (raises, approx)
@@ -161,8 +166,13 @@ def drop_root(uid, keep_read_search):
     return sorted(keep)
 
 
+def cpu_hard_limit(timeout_s):
+    """The CPU seconds after which the kernel SIGKILLs the child (the soft limit, one second less, sends SIGXCPU)."""
+    return int(timeout_s) + 2
+
+
 def set_limits(timeout_s, memory_mb):
-    cpu = int(timeout_s) + 1
+    cpu = cpu_hard_limit(timeout_s) - 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
@@ -270,59 +280,105 @@ class _StepClock:
 def _write_line(fd, text):
     data = (text + "\n").encode()
     while data:
-        data = data[os.write(fd, data):]
+        data = data[_os_write(fd, data):]
 
 
-def _value_line(i, value, opaque_ok):
-    """The report line (JSON text) for a parent-judged test: the value as plain data (or, where the test needs
-    no data, as an opaque object), or the reason it cannot cross."""
+def _encode_slot(value, opaque_ok):
+    """A candidate part's value as plain data (or, where the test needs no data, as an opaque object); raises
+    values.Untrusted (its message is the test's outcome) when it cannot cross."""
     try:
-        text = json.dumps({"i": i, "v": values.encode(value)})
-    except values.Untrusted as exc:
+        return values.encode(value)
+    except values.Untrusted:
         if not opaque_ok:
-            return json.dumps({"i": i, "o": str(exc)})
-        text = json.dumps({"i": i, "v": values.encode_opaque(value)})
+            raise
+        return values.encode_opaque(value)
     except (RecursionError, MemoryError, ValueError, TypeError):
-        return json.dumps({"i": i, "o": "ERROR: value too large"})
-    if len(text) > values.MAX_BYTES:
-        return json.dumps({"i": i, "o": "ERROR: value too large"})
-    return text
+        raise values.Untrusted("ERROR: value too large") from None
+
+
+def _program_line(i, steps, objs, ns):
+    """Runs a parent-judged test's child steps (sandbox_plan.plan_test) in order and returns its report line:
+    the values of its candidate parts, and the outcome that stopped it early, if any (never a verdict)."""
+    vals, size, stop = [], 0, None
+    try:
+        for step, obj in zip(steps, objs):
+            if "x" in step:
+                exec(obj, ns)
+                continue
+            if "r" in step:
+                try:
+                    exec(obj, ns)
+                except BaseException as exc:  # what the judge compares with pytest.raises' classes
+                    report = values.raised_report(exc)
+                else:
+                    report = None
+                enc = values.encode(report)
+            else:
+                enc = _encode_slot(eval(obj, ns), step.get("opaque", False))
+            size += len(_dumps(enc))
+            if size > values.MAX_BYTES:
+                raise values.Untrusted("ERROR: value too large")
+            vals.append(enc)
+    except values.Untrusted as exc:
+        stop = str(exc)
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
+        stop = classify(exc)
+    return _dumps({"i": i, "v": vals, "o": stop} if stop is not None else {"i": i, "v": vals})
+
+
+def _compile_item(i, it):
+    if "p" in it:
+        return [compile(st["x"] if "x" in st else st["r"], f"<test {i}>", "exec") if ("x" in st or "r" in st)
+                else compile(st["v"], f"<test {i}>", "eval") for st in it["p"]]
+    return compile(it["s"], f"<test {i}>", "exec")
 
 
 def run_plan(plan, env, result_fd, emit=None):
     """Runs in the child. With `emit` None, writes report lines to `result_fd` and exits the process; with
-    `emit` (the `once` baseline) passes each line, as JSON text, to it and returns."""
+    `emit` (the `once` baseline) passes each line, as JSON text, to it and returns.
+
+    Test code is compiled, and a check program loaded, before the candidate's code runs; a check program's own
+    names are kept over the candidate's (it is loaded in its own namespace first, then given the candidate's
+    other names it does not define)."""
     send = emit or (lambda text: _write_line(result_fd, text))
     try:
         info = isolate(plan, env, result_fd)
-        send(json.dumps({"sandbox": info}))
+        send(_dumps({"sandbox": info}))
         items = plan["items"]
+        entry = plan.get("entry_point")
         try:
+            objs = [_compile_item(i, it) for i, it in enumerate(items)]
             code_obj = compile(plan["code"], "<candidate>", "exec")
             setup_obj = compile(plan["setup"], "<setup>", "exec") if plan.get("setup") else None
-            objs = [compile(it["e"], f"<test {i}>", "eval") if "e" in it else compile(it["s"], f"<test {i}>", "exec")
-                    for i, it in enumerate(items)]
         except BaseException as exc:  # syntax errors, null bytes, surrogates: every test gets the same verdict
             outcome = "ERROR: " + type(exc).__name__
             for i in range(len(items)):
-                send(json.dumps({"i": i, "o": outcome}))
+                send(_dumps({"i": i, "o": outcome}))
             objs = None
-        entry = plan.get("entry_point")
         for i, obj in enumerate(objs or ()):
             ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
             try:
-                exec(code_obj, ns)
-                if setup_obj is not None:
-                    exec(setup_obj, ns)
-                if "e" in items[i]:
-                    line = _value_line(i, eval(obj, ns), items[i].get("opaque", False))
-                else:
+                if entry:
+                    # The program first, in a namespace of its own; `check` is taken before any candidate code.
                     exec(obj, ns)
-                    if entry:
-                        ns["check"](ns[entry])
-                    line = json.dumps({"i": i, "o": "pass"})
+                    check = ns["check"]
+                    cand = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
+                    exec(code_obj, cand)
+                    for k, v in cand.items():
+                        ns.setdefault(k, v)
+                    check(cand[entry])
+                    line = _dumps({"i": i, "o": "pass"})
+                else:
+                    exec(code_obj, ns)
+                    if setup_obj is not None:
+                        exec(setup_obj, ns)
+                    if "p" in items[i]:
+                        line = _program_line(i, items[i]["p"], obj, ns)
+                    else:
+                        exec(obj, ns)
+                        line = _dumps({"i": i, "o": "pass"})
             except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
-                line = json.dumps({"i": i, "o": classify(exc)})
+                line = _dumps({"i": i, "o": classify(exc)})
             send(line)
     except BaseException:
         if emit is None:

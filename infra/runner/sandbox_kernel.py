@@ -14,7 +14,8 @@ the sandbox can say exactly which layers it had (sandbox.py records them per res
   landlock  (child)         read-only beneath the view's paths, read-write beneath /tmp and /dev/shm, no TCP
                             bind or connect, no signals and no abstract unix sockets outside its own domain.
   seccomp   (child)         refuses syscalls no test needs (sockets, ptrace, mounts, namespaces, keyrings, bpf,
-                            io_uring, module loading, file handles) and sending SIGKILL to anyone, so a
+                            io_uring, module loading, file handles), changing resource limits (setrlimit,
+                            prlimit64 with a new limit) and sending SIGKILL to anyone, so a
                             SIGKILL death is always from outside the child (the oracle reports it as an
                             infrastructure fault, not as the code's outcome).
 """
@@ -196,7 +197,12 @@ _DENIED_X86_64 = {
     "name_to_handle_at": 303, "fanotify_init": 300, "open_tree": 428, "move_mount": 429, "fsopen": 430,
     "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442, "syslog": 103,
     "settimeofday": 164, "clock_settime": 227, "adjtimex": 159,
+    # Limits are set by the runner before the filter; the code may read them, never change them: a child that
+    # lowered its own CPU hard limit would die by SIGKILL, which only the outside may send (an infra fault).
+    "setrlimit": 160,
 }
+# prlimit64(pid, resource, new_limit, old_limit): allowed only as a read (new_limit NULL), how getrlimit is made.
+_PRLIMIT64 = 302
 # Signal-sending syscalls and the index of their signal argument: SIGKILL is refused, other signals pass.
 _SIGNAL_X86_64 = {"kill": (62, 1), "tkill": (200, 1), "tgkill": (234, 2), "rt_sigqueueinfo": (129, 1),
                   "rt_tgsigqueueinfo": (297, 2), "pidfd_send_signal": (424, 1)}
@@ -214,12 +220,13 @@ def seccomp_program():
     denied = sorted(_DENIED_X86_64.values())
     sig = list(_SIGNAL_X86_64.values())
     prog = [_bpf(LD_ABS_W, 4), _bpf(JEQ_K, AUDIT_ARCH_X86_64, jt=1), _bpf(RET_K, _RET_KILL_PROCESS), _bpf(LD_ABS_W, 0)]
-    # Layout after this point: [x32 check] [one JEQ per denied] [one JEQ per signal syscall] ALLOW
-    #                          [per signal syscall: LD arg, JEQ SIGKILL, ALLOW] DENY
-    n_head = 1 + len(denied) + len(sig)
+    # Layout after this point: [x32 check] [one JEQ per denied] [one JEQ per signal syscall] [JEQ prlimit64] ALLOW
+    #                          [per signal syscall: LD arg, JEQ SIGKILL, ALLOW] [prlimit64: 2 x (LD, JNE deny), ALLOW] DENY
+    n_head = 1 + len(denied) + len(sig) + 1
     sig_block_len = 3
     tail_start = len(prog) + n_head + 1  # index of the first signal block
-    deny_at = tail_start + sig_block_len * len(sig)
+    prlimit_at = tail_start + sig_block_len * len(sig)
+    deny_at = prlimit_at + 5
 
     def jump_to(target, here):
         return target - (here + 1)
@@ -232,12 +239,20 @@ def seccomp_program():
     for j, (nr, _) in enumerate(sig):
         here = len(prog)
         prog.append(_bpf(JEQ_K, nr, jt=jump_to(tail_start + sig_block_len * j, here)))
+    here = len(prog)
+    prog.append(_bpf(JEQ_K, _PRLIMIT64, jt=jump_to(prlimit_at, here)))
     prog.append(_bpf(RET_K, _RET_ALLOW))
     for _, arg in sig:
         prog.append(_bpf(LD_ABS_W, 16 + 8 * arg))  # low 32 bits of the argument (little endian)
         here = len(prog)
         prog.append(_bpf(JEQ_K, _SIGKILL, jt=jump_to(deny_at, here)))
         prog.append(_bpf(RET_K, _RET_ALLOW))
+    assert len(prog) == prlimit_at
+    for half in (0, 4):  # new_limit (argument 2) must be NULL: both 32-bit halves zero
+        prog.append(_bpf(LD_ABS_W, 16 + 8 * 2 + half))
+        here = len(prog)
+        prog.append(_bpf(JEQ_K, 0, jf=jump_to(deny_at, here)))
+    prog.append(_bpf(RET_K, _RET_ALLOW))
     assert len(prog) == deny_at
     prog.append(_bpf(RET_K, _RET_ERRNO | _EPERM))
     assert all(0 <= ins[1] <= 255 for ins in prog)

@@ -1,8 +1,8 @@
 """The zygote: forks one child per plan, reads its report strictly, always kills and reaps it.
 
 The zygote is forked by the judge before the judge reads any request, and it only ever receives plans (the
-candidate's code and the candidate side of each test), so a child forked from it finds no expected value in
-its memory. It never runs candidate code itself.
+candidate's code and, per plan, either the candidate's parts of the parent-judged tests or the tests judged in
+the child), so a child forked from it finds no expected value of a parent-judged test in its memory. It never runs candidate code itself.
 """
 
 import json
@@ -81,7 +81,7 @@ class _Report:
     killed, and the tests not yet reported get `ERROR: BadReport` (only candidate code can cause it)."""
 
     def __init__(self, kinds):
-        self.kinds = kinds  # "e" (value for the judge) or "s" (outcome decided in the child), per test
+        self.kinds = kinds  # "e" (values for the judge) or "s" (outcome decided in the child), per test
         self.items = []
         self.meta = None
         self.violation = None
@@ -125,8 +125,13 @@ class _Report:
                 self.meta = msg["sandbox"]
         elif self.complete or msg.get("i") != len(self.items) or type(msg.get("i")) is not int:
             self.violation = "report line out of order"
-        elif self.kinds[msg["i"]] == "e" and set(msg) == {"i", "v"}:
-            self.items.append({"v": msg["v"]})
+        elif self.kinds[msg["i"]] == "e" and set(msg) in ({"i", "v"}, {"i", "v", "o"}) and type(msg["v"]) is list \
+                and (type(msg.get("o", "")) is str and msg.get("o") != "pass"):
+            # A parent-judged test: the values of its candidate parts, and what stopped it early (never `pass`).
+            item = {"v": msg["v"]}
+            if "o" in msg:
+                item["o"] = msg["o"][: child.MESSAGE_CAP + 40]
+            self.items.append(item)
         elif set(msg) == {"i", "o"} and isinstance(msg["o"], str) and not (self.kinds[msg["i"]] == "e" and msg["o"] == "pass"):
             self.items.append({"o": msg["o"][: child.MESSAGE_CAP + 40]})
         else:
@@ -140,7 +145,7 @@ def _signal_name(sig):
         return str(sig)
 
 
-def _missing_outcome(timed_out, violation, status, killed_by_us):
+def _missing_outcome(timed_out, violation, status, killed_by_us, cpu_s=0.0, cpu_hard_s=float("inf")):
     """The outcome of every test the child did not report, and an infrastructure reason if the cause was
     outside the code. Failing closed: no report means the test did not pass."""
     if violation:
@@ -150,6 +155,9 @@ def _missing_outcome(timed_out, violation, status, killed_by_us):
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         if sig == signal.SIGXCPU:
+            return "TIMEOUT", None
+        if sig == signal.SIGKILL and cpu_s >= cpu_hard_s:
+            # The kernel's SIGKILL at the CPU hard limit the runner set (sandbox_child.set_limits): the code's time.
             return "TIMEOUT", None
         if sig == signal.SIGKILL and not killed_by_us:
             # The child cannot send SIGKILL (seccomp) and no sibling can signal it (uid, Landlock scope): the
@@ -274,7 +282,7 @@ def _charged_s(sched, setup_blocked):
 
 
 def run_forked(plan, env):
-    kinds = ["e" if "e" in it else "s" for it in plan["items"]]
+    kinds = ["e" if "p" in it else "s" for it in plan["items"]]
     report = _Report(kinds)
     scratch = None if env["view"] else _new_scratch(env["scratch_root"], env["uid"])
     start = time.monotonic()
@@ -338,11 +346,12 @@ def run_forked(plan, env):
     if scratch is not None and not remove_tree(scratch):
         infra = f"scratch directory {scratch} could not be removed"
     items = list(report.items)
+    cpu_s = usage.ru_utime + usage.ru_stime
     if len(items) < len(kinds):
-        missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us)
+        missing, why = _missing_outcome(timed_out, report.violation, status, killed_by_us, cpu_s, child.cpu_hard_limit(limit) - 0.05)
         infra = infra or why
         items += [{"o": missing}] * (len(kinds) - len(items))
     # CPU time (user + system) of the child: what a mutant's limit derives from (core/mutation/timeLimit.ts).
-    cpu_ms = (usage.ru_utime + usage.ru_stime) * 1000
+    cpu_ms = cpu_s * 1000
     return {"items": items, "sandbox": report.meta or {}, "wall_ms": round(wall_ms, 3), "cpu_ms": round(cpu_ms, 3),
             "infra": infra, "violation": report.violation}

@@ -80,7 +80,9 @@ describe('sandbox attacks (issue 11)', () => {
   test('verdict 5: a patched builtin used by later tests of the suite cannot make them pass', async () => {
     const code = 'import builtins\nclass _Eq(list):\n    def __eq__(self, other):\n        return True\nbuiltins.sorted = lambda *a, **k: _Eq()\nbuiltins.set = lambda *a, **k: _Eq()\ndef f(x):\n    return [0]\n';
     const r = await inBatch(oracle, { code, suite: asserts('assert sorted(f(1)) == [1, 2]', 'assert set(f(2)) == {2, 3}') });
-    assert.deepEqual(r.outcomes, ['ERROR: untrusted value type _Eq', 'ERROR: untrusted value type _Eq']);
+    // sorted and set are the judge's own (issue 25): the child only returns f's [0].
+    assert.deepEqual(r.outcomes, ['FAIL', 'FAIL']);
+    assert.deepEqual(r.judged, ['parent', 'parent']);
     // Patching what the runner itself uses only breaks the runner: the suite dies, it does not pass.
     const broken = await inBatch(oracle, { code: 'import builtins\nbuiltins.isinstance = lambda *a: True\ndef f(x):\n    return 0\n', suite: WRONG_TESTS });
     assert.deepEqual(broken.outcomes, ['ERROR: Exited(70)', 'ERROR: Exited(70)']);
@@ -92,7 +94,7 @@ describe('sandbox attacks (issue 11)', () => {
     const suite = asserts('assert k() is not None', 'assert k()', 'assert f(1) == 2', 'assert 3 == f(2)', 'assert f(1) != 5', 'assert h(1) is None', 'assert h(0) == {"a": (1, 2.5), "b": {3, 4}, "c": b"z", "d": {1}, "e": 2j, "f": -0.5}', 'assert f(0)', 'assert not h(1)', 'assert f(1) in [2, 3]', 'assert f(1) < 3, "msg"', 'x = f(1)\nassert x == 2');
     const r = await oracle.run({ code, suite });
     assert.deepEqual(r.outcomes, new Array(12).fill('pass'));
-    assert.deepEqual(r.judged, [...new Array(11).fill('parent'), 'child']);
+    assert.deepEqual(r.judged, new Array(12).fill('parent')); // the last binds f(1) in the child, compares in the judge
     const bad = await oracle.run({ code: 'def f(x):\n    return x\n', suite: asserts('assert f(1) == 2, "off by one"', 'assert f(1) < "a"', 'assert f(None) is not None', 'assert f(object()) == 1') });
     assert.deepEqual(bad.outcomes, ['FAIL: off by one', 'ERROR: TypeError', 'FAIL', 'ERROR: untrusted value type object']);
   });
@@ -278,11 +280,11 @@ def probe(p):
 def write(p):
     return libc.open(p.encode(), 0o101, 0o644) >= 0
 """
-plan = {"code": code, "setup": None, "entry_point": None, "timeout_s": 5, "items": [
-    {"e": "write('inside.txt')"}, {"e": "write('/tmp/er-fallback-escape')"}, {"e": "write(os.path.dirname(os.getcwd()) + '/sibling')"},
-    {"e": "probe('${secret}')"}, {"e": "probe('/etc/hostname')"}, {"e": "len(__import__('fractions').__name__)"}]}
+plan = {"code": code, "setup": None, "entry_point": None, "timeout_s": 5, "items": [{"p": [{"v": e}]} for e in [
+    "write('inside.txt')", "write('/tmp/er-fallback-escape')", "write(os.path.dirname(os.getcwd()) + '/sibling')",
+    "probe('${secret}')", "probe('/etc/hostname')", "len(__import__('fractions').__name__)"]]}
 r = z.run_forked(plan, env)
-print(json.dumps({"values": [v.decode(i["v"]) if "v" in i else i["o"] for i in r["items"]], "layers": r["sandbox"],
+print(json.dumps({"values": [v.decode(i["v"][0]) if "v" in i else i["o"] for i in r["items"]], "layers": r["sandbox"],
                   "left": os.listdir(root), "escaped": os.path.exists('/tmp/er-fallback-escape')}))
 `;
     try {

@@ -119,8 +119,8 @@ describe('the five gates with real execution', () => {
   });
 
   test('a suite the candidate would judge itself is rejected: the profile counts parent-judged tests, as the sandbox judges them', async () => {
-    // Three of seven tests compare against a computed value or span statements: the child judges those.
-    const childJudged = ['r = add_one(1)\nassert r == 2', 'assert add_one(0) == int("1")', 'assert add_one(5) == sum([3, 3])'];
+    // Three of seven tests loop, generate or call a helper of their own: the child judges those.
+    const childJudged = ['for x in [1]:\n    assert add_one(x) == 2', 'assert all(add_one(x) > 0 for x in [0, 1])', 'def h():\n    return add_one(5)\nassert h() == 6'];
     const mixed = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 4), ...childJudged] } });
     const fewer = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 5), ...childJudged.slice(0, 2)] } });
     const direct = await oracle.run({ code: canon, suite: mixed.tests, timeout_s: 5 });
@@ -134,6 +134,30 @@ describe('the five gates with real execution', () => {
     // mbpp's profile states 0 (two MBPP tasks have none): the same record passes its AST stage there.
     const mbpp = await runGate(loadTasksFrom([{ ...mixed, tests: { kind: 'asserts', tests: childJudged } }]), oracle, getProfile('mbpp'));
     assert.ok(!mbpp.rejections.some((r) => r.code === 'TOO_FEW_PARENT_JUDGED'));
+  });
+
+  test('the profile is enforced on what the judge decided: a canonical that rebinds abs is rejected at run time, from the cache too', async () => {
+    // Statically six of seven tests are parent-judged; this canonical defines its own abs, so the three tests that
+    // call abs mean the canonical's and are judged in the child: 4 of 7 parent-judged passes, the profile wants 5.
+    const absTests = ['assert abs(add_one(1) - 2) < 1e-9', 'assert abs(add_one(0)) == 1', 'assert abs(add_one(-3)) == 2', ...tests.slice(2, 6)];
+    const rebinds = good({ canonical: `${canon}def abs(x):\n    return x if x >= 0 else -x\n`, tests: { kind: 'asserts', tests: absTests } });
+    const plain = good({ task_id: 't2', function_name: 'add_one', tests: { kind: 'asserts', tests: absTests } });
+    const cacheDir = mkdtempSync(join(tmpdir(), 'er-gate-judged-'));
+    const cached = await openOracle({ cachePath: join(cacheDir, 'exec.sqlite'), concurrency: 2 });
+    try {
+      for (const round of ['cold', 'cached']) {
+        const report = await runGate(loadTasksFrom([rebinds]), cached, getProfile('default'));
+        assert.deepEqual(report.rejections.map((r) => [r.stage_name, r.code]), [['canonical_execution', 'TOO_FEW_PARENT_JUDGED']], round);
+        assert.match(report.rejections[0].message, /4 of 7 passes/);
+        assert.equal((await runGate(loadTasksFrom([plain]), cached, getProfile('default'))).accepted.length, 1, `${round}: the same tests, builtin abs`);
+      }
+      const hit = await cached.run({ code: rebinds.canonical, suite: rebinds.tests });
+      assert.equal(hit.cached, true);
+      assert.deepEqual(hit.judged, ['child', 'child', 'child', 'parent', 'parent', 'parent', 'parent']);
+    } finally {
+      await cached.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   const loadTasksFrom = (tasks: Task[]) => {

@@ -13,6 +13,8 @@ import { createEmbedActivities } from '../activities/embeddings/sweepActivities.
 import { createDefaultActivities } from '../activities/generation/defaultActivities.ts';
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
+import { createBatchActivities } from '../activities/batch/batchActivities.ts';
+import { closeBatchStores } from '../activities/batch/store.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
 import { createPipelineDefaultActivities, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
 import { projectRoot } from '../activities/paths.ts';
@@ -71,6 +73,7 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   { queue: 'embed', name: 'embeddings', create: (d) => { const a = createEmbedActivities(d); return { activities: a, close: a.closeEmbedResources }; } },
   { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
   { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
+  { queue: 'llm', name: 'generation:batch', create: (d) => ({ activities: createBatchActivities({ env: d.env }), close: closeBatchStores }) },
   {
     queue: 'exec',
     name: 'generation:exec',

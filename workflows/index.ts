@@ -8,3 +8,4 @@ export * from './buildEntry.ts';
 export * from './buildBenchmark.ts';
 export * from './embedSweep.ts';
 export * from './runPipeline.ts';
+export * from './batchBenchmark.ts';

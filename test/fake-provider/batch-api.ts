@@ -64,9 +64,20 @@ export interface FakeBatchApi {
   expireAfter: number | null;
   /** Every batch created, in order (tests count creations: a kill must never make a second one). */
   readonly batches: FakeBatch[];
+  /**
+   * The next request on `route` takes effect (a file is stored, a batch created, a status read) but its answer is
+   * lost: the connection is closed without a response, as when the client dies or the network drops right after
+   * the provider acted. `hold` instead keeps the answer back until `release()` (a test kills the worker meanwhile).
+   */
+  dropNext(route: BatchRoute): void;
+  holdNext(route: BatchRoute): { arrived: Promise<void>; release(): void };
+  /** Requests per route so far (uploads, creates, retrieves, lists, file downloads). */
+  readonly calls: Record<BatchRoute, number>;
   /** The route handler: true when it answered. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL, raw: Buffer): boolean;
 }
+
+export type BatchRoute = 'upload' | 'create' | 'retrieve' | 'list' | 'cancel' | 'content' | 'results';
 
 interface FakeFile {
   id: string;
@@ -112,7 +123,56 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   const files = new Map<string, FakeFile>();
   const batches: FakeBatch[] = [];
   let seq = 0;
-  const api: FakeBatchApi = { delayMs: 0, expireAfter: null, batches, handle };
+  const faults = new Map<BatchRoute, { kind: 'drop' } | { kind: 'hold'; arrived: () => void; released: Promise<void> }>();
+  const calls: Record<BatchRoute, number> = { upload: 0, create: 0, retrieve: 0, list: 0, cancel: 0, content: 0, results: 0 };
+  const api: FakeBatchApi = {
+    delayMs: 0, expireAfter: null, batches, handle, calls,
+    dropNext: (route) => void faults.set(route, { kind: 'drop' }),
+    holdNext(route) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const a = new Promise<void>((r) => (arrived = r));
+      const released = new Promise<void>((r) => (release = r));
+      faults.set(route, { kind: 'hold', arrived, released });
+      return { arrived: a, release };
+    },
+  };
+
+  function routeOf(method: string | undefined, p: string): BatchRoute | null {
+    if (p === '/v1/files' && method === 'POST') return 'upload';
+    if (/^\/v1\/files\/[^/]+\/content$/.test(p) || /^\/v1\/messages\/batches\/[^/]+\/results$/.test(p)) return p.endsWith('/results') ? 'results' : 'content';
+    if ((p === '/v1/batches' || p === '/v1/messages/batches') && method === 'POST') return 'create';
+    if (p === '/v1/batches' || p === '/v1/messages/batches') return 'list';
+    if (p.endsWith('/cancel')) return 'cancel';
+    if (/^\/v1\/(messages\/)?batches\/[^/]+$/.test(p)) return 'retrieve';
+    return null;
+  }
+
+  /** Applies an armed fault to this response: its effect has happened; the answer is dropped or held back. */
+  function faulty(req: IncomingMessage, res: ServerResponse, route: BatchRoute | null): ServerResponse {
+    if (route) calls[route] += 1;
+    const f = route ? faults.get(route) : undefined;
+    if (!f || !route) return res;
+    faults.delete(route);
+    const end = res.end.bind(res);
+    const writeHead = res.writeHead.bind(res);
+    let head: Parameters<typeof res.writeHead> | null = null;
+    (res as { writeHead: unknown }).writeHead = (...args: Parameters<typeof res.writeHead>) => ((head = args), res);
+    (res as { end: unknown }).end = (...args: unknown[]) => {
+      if (f.kind === 'drop') {
+        req.socket.destroy();
+      } else {
+        f.arrived();
+        void f.released.then(() => {
+          if (req.socket.destroyed) return;
+          if (head) writeHead(...head);
+          (end as (...a: unknown[]) => void)(...args);
+        });
+      }
+      return res;
+    };
+    return res;
+  }
 
   function addFile(purpose: string, filename: string, bytes: Buffer): FakeFile {
     const f = { id: `file-${++seq}`, purpose, filename, bytes, created_at: secs(Date.now()) };
@@ -347,7 +407,9 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     return true;
   }
 
-  function handle(req: IncomingMessage, res: ServerResponse, url: URL, raw: Buffer): boolean {
+  function handle(req: IncomingMessage, resIn: ServerResponse, url: URL, raw: Buffer): boolean {
+    const isBatch = url.pathname.startsWith('/v1/messages/batches') || url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches');
+    const res = isBatch ? faulty(req, resIn, routeOf(req.method, url.pathname)) : resIn;
     if (url.pathname.startsWith('/v1/messages/batches')) return anthropic(req, res, url, raw);
     if (url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches')) return openai(req, res, url, raw);
     return false;

@@ -1,0 +1,344 @@
+/**
+ * Activities of `generate benchmark --batch` (workflows/batchBenchmark.ts), on the `llm` queue: a round's
+ * requests go to the provider's batch API in one batch, whose results become ledger rows, judged like the
+ * real-time path's.
+ *
+ * Kill safety, step by step (a kill can fall anywhere; each step is an activity Temporal retries):
+ *  - submitRound: the round's batch is recorded (`preparing`, with its requests and their hash) BEFORE the upload
+ *    and the create, and (`submitted`, with the batch id) AFTER. A retry that finds `preparing` first asks the
+ *    provider's list for a batch with the round's metadata (run, round, hash): found, it is adopted; not found, it
+ *    was never created, so creating it now submits those requests once. A retry that finds `submitted` does
+ *    nothing. The requests of a recorded round are never recomputed: the row holds them.
+ *  - pollRound: reads the provider's status; harmless to repeat.
+ *  - ingestRound: downloads the output and error files, then writes every request's ledger row and marks the
+ *    batch ingested in one transaction (all or nothing); a retry after that writes nothing.
+ *  - parseBatched / recordBatchedEntry: read the ledger only; never call a provider.
+ * Attempts are for the model, as on the real-time path: a request that failed inside the batch (HTTP error,
+ * expired, cancelled) is a new try of the same attempt in the next round, at most --max-attempts times.
+ */
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { buildEntryPrompt } from '../../core/generation/prompts.ts';
+import { callBound, callCostUsd, hasPrice, priceKey, type PriceTable } from '../../core/generation/cost.ts';
+import { parseEntryResponse } from '../../core/generation/parse.ts';
+import { LlmSettings, type AttemptSummary, type EntryResult, type EntryStatus, type RegistryEntry } from '../../core/generation/types.ts';
+import type { Task } from '../../schemas/task.ts';
+import type { EntrySource } from '../generation/defaultActivities.ts';
+import { loadPromptSet, promptSha256 } from '../generation/files.ts';
+import { readEntryResult, readRegistry, runPaths, writeEntryResult } from '../generation/runFiles.ts';
+import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
+import { ledgerAt, type BudgetCap } from '../ledger/ledger.ts';
+import { InvalidInputError } from '../llm/errors.ts';
+import { outputAllowance, providerEnv } from '../llm/providers.ts';
+import { loadBatchPriceTable } from './prices.ts';
+import { openaiBatches, openaiBatchBody, type BatchResult } from './openaiBatch.ts';
+import { batchStoreAt, type BatchRequest, type BatchRow, type IngestedResult } from './store.ts';
+
+export interface RoundInput {
+  runId: string;
+  runDir: string;
+  round: number;
+  source: EntrySource;
+  settings: LlmSettings;
+  promptId: string;
+  maxAttempts: number;
+  budget?: BudgetCap;
+}
+
+export interface SubmitOutcome {
+  /** null: nothing to request this round (or the budget admits none). */
+  batch_id: string | null;
+  requests: number;
+  /** How this call found the batch: created now, adopted from the provider's list, or already recorded. */
+  how: 'created' | 'adopted' | 'recorded' | 'none';
+  /** Requests the budget did not admit (their entries end budget_exhausted). */
+  budget_refused: number;
+}
+
+export interface BatchTally {
+  total: number;
+  accepted: number;
+  rejected: number;
+  provider_error: number;
+  budget_exhausted: number;
+  /** Entries left with neither a final judgement nor a stop reason (none after a finished run). */
+  unfinished: number;
+}
+
+export interface BatchActivityDeps {
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The registry read once per worker while the file is unchanged. */
+let lastRegistry: { key: string; entries: Map<string, RegistryEntry>; order: RegistryEntry[] } | null = null;
+function registry(source: EntrySource): { entries: Map<string, RegistryEntry>; order: RegistryEntry[] } {
+  const key = `${source.path}@${statSync(source.path).mtimeMs}`;
+  if (lastRegistry?.key !== key) {
+    const order = readRegistry(source.path).entries;
+    lastRegistry = { key, order, entries: new Map(order.map((e) => [e.entry_id, e])) };
+  }
+  return lastRegistry;
+}
+
+const PHASE = 'entry' as const;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** The metadata a round's batch is created with, and found again by (OpenAI: 16 pairs, values up to 512 chars). */
+export function batchMetadata(runId: string, round: number, requestsSha256: string): Record<string, string> {
+  return { execretrieval_run: runId.slice(0, 512), execretrieval_round: `${PHASE}:${round}`, requests_sha256: requestsSha256 };
+}
+
+function checkBatchable(s: LlmSettings, batchPrices: PriceTable): void {
+  if (s.provider !== 'openai') throw new InvalidInputError(`--batch: ${s.provider} batches are not wired into generation yet (openai only); run without --batch`);
+  if (!hasPrice(batchPrices, s.provider, s.model)) throw new InvalidInputError(`data/prices.json has no batch price for "${priceKey(s.provider, s.model)}" (under "batch" → "models"): add it before generating with --batch`);
+}
+
+export function createBatchActivities(deps: BatchActivityDeps) {
+  /** The requests this round would send: one per unfinished entry whose next attempt has no answer yet. */
+  function plan(input: RoundInput, batchPrices: PriceTable): { requests: BatchRequest[]; bodies: Map<string, unknown> } {
+    const ledger = ledgerAt(runPaths(input.runDir).ledger);
+    const set = loadPromptSet(input.promptId);
+    const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
+    const requests: BatchRequest[] = [];
+    const bodies = new Map<string, unknown>();
+    for (const entry of registry(input.source).order) {
+      const done = readEntryResult(input.runDir, entry.entry_id);
+      if (done && (done.status === 'accepted' || done.status === 'rejected')) continue;
+      const attempt = ledger.resumeAttempt(input.runId, PHASE, entry.entry_id);
+      if (attempt > input.maxAttempts) continue;
+      const mine = calls.filter((c) => c.entry_id === entry.entry_id && c.attempt_no === attempt);
+      if (mine.some((c) => c.status === 'ok' || c.status === 'started')) continue; // answered (to judge), or a real-time call in flight
+      if (mine.filter((c) => c.status === 'error').length >= input.maxAttempts) continue; // failed too often: provider_error
+      const last = ledger.lastRejection(input.runId, PHASE, entry.entry_id, attempt);
+      const messages = buildEntryPrompt(set, entry, last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined);
+      const custom_id = `${input.round}-${requests.length + 1}`;
+      const bound = callBound(batchPrices, input.settings.provider, input.settings.model, { chars: messages.system.length + messages.user.length, bytes: Buffer.byteLength(messages.system) + Buffer.byteLength(messages.user) }, outputAllowance(input.settings));
+      requests.push({ custom_id, entry_id: entry.entry_id, attempt_no: attempt, prompt_id: input.promptId, prompt_sha256: promptSha256(messages), ...bound });
+      bodies.set(custom_id, openaiBatchBody(input.settings, messages));
+    }
+    return { requests, bodies };
+  }
+
+  /** Keeps the prefix of `requests` whose worst case fits the cap next to what is billed and what other batches reserve. */
+  function admit(input: RoundInput, requests: BatchRequest[]): BatchRequest[] {
+    if (!input.budget) return requests;
+    const ledger = ledgerAt(runPaths(input.runDir).ledger);
+    const s = ledger.spend(input.runId);
+    let usd = s.cost_usd + batchStoreAt(runPaths(input.runDir).ledger).inFlightCostMax(input.runId);
+    let tokens = s.tokens;
+    const kept: BatchRequest[] = [];
+    for (const r of requests) {
+      if (input.budget.max_usd !== undefined && usd + r.cost_usd_max > input.budget.max_usd) break;
+      if (input.budget.max_tokens !== undefined && tokens + r.tokens_max > input.budget.max_tokens) break;
+      usd += r.cost_usd_max;
+      tokens += r.tokens_max;
+      kept.push(r);
+    }
+    return kept;
+  }
+
+  async function submit(input: RoundInput): Promise<SubmitOutcome> {
+    const settings = LlmSettings.parse(input.settings);
+    const batchPrices = loadBatchPriceTable();
+    checkBatchable(settings, batchPrices);
+    const store = batchStoreAt(runPaths(input.runDir).ledger);
+    const env = providerEnv(settings.provider, deps.env);
+    let row = store.get(input.runId, PHASE, input.round);
+    let refused = 0;
+    if (!row) {
+      const { requests: all, bodies } = plan({ ...input, settings }, batchPrices);
+      const requests = admit(input, all);
+      refused = all.length - requests.length;
+      if (requests.length === 0) return { batch_id: null, requests: 0, how: 'none', budget_refused: refused };
+      const hash = sha256(JSON.stringify(requests.map((r) => [r.custom_id, r.entry_id, r.attempt_no, r.prompt_sha256])) + JSON.stringify(settings));
+      // (1) Recorded before anything leaves the machine.
+      store.prepare({ run_id: input.runId, phase: PHASE, round: input.round, provider: settings.provider, endpoint: settings.endpoint, model: settings.model, requests_sha256: hash, requests, cost_usd_max: requests.reduce((a, r) => a + r.cost_usd_max, 0) });
+      row = store.get(input.runId, PHASE, input.round)!;
+      if (row.requests_sha256 === hash) return createAndRecord(row, settings, env, [...bodies.entries()].map(([custom_id, body]) => ({ custom_id, body })), input.runDir, refused);
+    }
+    if (row.status !== 'preparing') return { batch_id: row.batch_id, requests: row.request_count, how: 'recorded', budget_refused: refused };
+    // (2) A record without a batch id: the create may or may not have reached the provider. Ask before creating.
+    const metadata = batchMetadata(row.run_id, row.round, row.requests_sha256);
+    const found = await openaiBatches.find(settings, env, metadata, Date.parse(row.prepared_at) - 60_000);
+    if (found) {
+      store.submitted(row.run_id, PHASE, row.round, found.batch_id, found.input_file_id, found.status);
+      return { batch_id: found.batch_id, requests: row.request_count, how: 'adopted', budget_refused: refused };
+    }
+    // Never created: rebuild exactly the recorded requests (same entries, attempts and prompts) and create it.
+    const set = loadPromptSet(input.promptId);
+    const ledger = ledgerAt(runPaths(input.runDir).ledger);
+    const bodies = row.requests.map((q) => {
+      const entry = registry(input.source).entries.get(q.entry_id);
+      if (!entry) throw new InvalidInputError(`${input.source.path}: entry ${q.entry_id} of recorded batch round ${row!.round} is no longer in the registry`);
+      const last = ledger.lastRejection(input.runId, PHASE, q.entry_id, q.attempt_no);
+      const messages = buildEntryPrompt(set, entry, last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined);
+      if (promptSha256(messages) !== q.prompt_sha256) throw new InvalidInputError(`batch round ${row!.round}, entry ${q.entry_id}: the prompt no longer matches the recorded one (prompt set or registry changed since); use a new --run id`);
+      return { custom_id: q.custom_id, body: openaiBatchBody(settings, messages) };
+    });
+    return createAndRecord(row, settings, env, bodies, input.runDir, refused);
+  }
+
+  async function createAndRecord(row: BatchRow, settings: LlmSettings, env: ReturnType<typeof providerEnv>, bodies: { custom_id: string; body: unknown }[], runDir: string, refused: number): Promise<SubmitOutcome> {
+    const b = await openaiBatches.create(settings, env, bodies, batchMetadata(row.run_id, row.round, row.requests_sha256));
+    // (3) Recorded after: from here on a retry finds the id and does nothing.
+    batchStoreAt(runPaths(runDir).ledger).submitted(row.run_id, PHASE, row.round, b.batch_id, b.input_file_id, b.status);
+    return { batch_id: b.batch_id, requests: row.request_count, how: 'created', budget_refused: refused };
+  }
+
+  function rowOf(input: Pick<RoundInput, 'runDir' | 'runId' | 'round'>): BatchRow {
+    const row = batchStoreAt(runPaths(input.runDir).ledger).get(input.runId, PHASE, input.round);
+    if (!row || !row.batch_id) throw new InvalidInputError(`${runPaths(input.runDir).ledger}: no submitted batch for round ${input.round} of run ${input.runId}`);
+    return row;
+  }
+
+  /** Provider status; an ended batch is recorded `ended` with its files and end time. */
+  async function poll(input: RoundInput): Promise<{ ended: boolean; status: string }> {
+    const row = rowOf(input);
+    if (row.status === 'ended' || row.status === 'ingested') return { ended: true, status: row.provider_status ?? row.status };
+    const settings = LlmSettings.parse(input.settings);
+    const b = await openaiBatches.retrieve(settings, providerEnv(settings.provider, deps.env), row.batch_id!);
+    const ended = b.ended ? { output_file_id: b.output_file_id, error_file_id: b.error_file_id, ended_at: new Date(b.ended_ms ?? Date.now()).toISOString() } : null;
+    batchStoreAt(runPaths(input.runDir).ledger).polled(input.runId, PHASE, input.round, b.status, ended);
+    return { ended: b.ended, status: b.status };
+  }
+
+  async function ingest(input: RoundInput): Promise<{ answered: number; failed: number; written: number }> {
+    const row = rowOf(input);
+    const store = batchStoreAt(runPaths(input.runDir).ledger);
+    if (row.status === 'ingested') return { answered: 0, failed: 0, written: 0 };
+    if (row.status !== 'ended') throw new InvalidInputError(`batch ${row.batch_id} (round ${row.round}) has not ended: poll it first`);
+    const settings = LlmSettings.parse(input.settings);
+    const prices = loadBatchPriceTable();
+    const results: Map<string, BatchResult> = await openaiBatches.results(settings, providerEnv(settings.provider, deps.env), row);
+    const ingested = new Map<string, IngestedResult>();
+    let answered = 0;
+    for (const [id, r] of results) {
+      if (r.ok) {
+        answered += 1;
+        // Priced by the requested model at batch prices: the output file's usage is the invoice.
+        ingested.set(id, { custom_id: id, ok: true, text: r.reply.text, model: r.reply.model, ...r.reply.usage, cost_usd: callCostUsd(prices, settings.provider, settings.model, r.reply.usage) });
+      } else ingested.set(id, r);
+    }
+    const latency = row.ended_at && row.submitted_at ? Math.max(0, Date.parse(row.ended_at) - Date.parse(row.submitted_at)) : null;
+    const { written } = store.ingest(row, ingested, { reasoning_effort: settings.reasoning_effort ?? null, latency_ms: latency });
+    return { answered, failed: row.request_count - answered, written };
+  }
+
+  /** An entry's attempt history from the ledger: each judged answer, then a final provider failure if that ended it. */
+  function history(runDir: string, runId: string, entryId: string): AttemptSummary[] {
+    const calls = ledgerAt(runPaths(runDir).ledger).calls(runId).filter((c) => c.phase === PHASE && c.entry_id === entryId);
+    const out: AttemptSummary[] = [];
+    for (const c of calls) {
+      if (c.status !== 'ok' || !c.outcome || c.outcome === 'provider_error') continue;
+      out.push({
+        attempt_no: c.attempt_no,
+        outcome: c.outcome as AttemptSummary['outcome'],
+        reasons: c.reasons,
+        model: c.model,
+        usage: { input_tokens: c.input_tokens ?? 0, output_tokens: c.output_tokens ?? 0, reasoning_tokens: c.reasoning_tokens ?? 0 },
+        cost_usd: c.cost_usd,
+        latency_ms: c.latency_ms,
+        reused: false,
+      });
+    }
+    return out;
+  }
+
+  function write(input: { runDir: string; runId: string; entryId: string; status: EntryStatus; task: Task | null; settings: LlmSettings; finishedAt: string; extra?: AttemptSummary }): void {
+    const attempts = history(input.runDir, input.runId, input.entryId);
+    if (input.extra) attempts.push(input.extra);
+    const result: EntryResult = { entry_id: input.entryId, status: input.status, task: input.task, attempts, generator: input.settings.provider, finished_at: input.finishedAt };
+    writeEntryResult(input.runDir, result);
+  }
+
+  return {
+    async submitRound(input: RoundInput): Promise<SubmitOutcome> {
+      try {
+        return await withHeartbeat(() => submit(input));
+      } catch (err) {
+        throw toTemporalFailure(err);
+      }
+    },
+
+    async pollRound(input: RoundInput): Promise<{ ended: boolean; status: string }> {
+      try {
+        return await withHeartbeat(() => poll(input));
+      } catch (err) {
+        throw toTemporalFailure(err);
+      }
+    },
+
+    async ingestRound(input: RoundInput): Promise<{ answered: number; failed: number; written: number }> {
+      try {
+        return await withHeartbeat(() => ingest(input));
+      } catch (err) {
+        throw toTemporalFailure(err);
+      }
+    },
+
+    /** Answers in the ledger not judged yet (ids only: the workflow's history stays small). */
+    async pendingJudgements(input: { runDir: string; runId: string }): Promise<{ entry_id: string; attempt_no: number }[]> {
+      const calls = ledgerAt(runPaths(input.runDir).ledger).calls(input.runId);
+      return calls.filter((c) => c.phase === PHASE && c.status === 'ok' && c.outcome === null).map((c) => ({ entry_id: c.entry_id, attempt_no: c.attempt_no }));
+    },
+
+    /** Parses a stored answer (never calls a provider); a malformed one is judged parse_error here. */
+    async parseBatched(input: { runDir: string; runId: string; source: EntrySource; entryId: string; attemptNo: number }): Promise<{ ok: true; task: Task } | { ok: false; error: string }> {
+      const ledger = ledgerAt(runPaths(input.runDir).ledger);
+      const key = { run_id: input.runId, phase: PHASE, entry_id: input.entryId, attempt_no: input.attemptNo };
+      const stored = ledger.storedResponse(key);
+      const entry = registry(input.source).entries.get(input.entryId);
+      if (!stored || !entry) throw new InvalidInputError(`no stored answer for ${input.entryId} attempt ${input.attemptNo}`);
+      const parsed = parseEntryResponse(stored.text, entry);
+      if (!parsed.ok) {
+        ledger.judge(key, 'parse_error', [parsed.error]);
+        return { ok: false, error: parsed.error };
+      }
+      return { ok: true, task: parsed.value };
+    },
+
+    /** An accepted entry's file (task as the gate returned it; history from the ledger). */
+    async recordBatchedEntry(input: { runDir: string; runId: string; entryId: string; task: Task; settings: LlmSettings; finishedAt: string }): Promise<void> {
+      write({ ...input, status: 'accepted' });
+    },
+
+    /**
+     * After the last round: every entry without a final file gets one (rejected after its attempts, provider_error
+     * after --max-attempts failed requests, budget_exhausted when the cap refused it), and the tally.
+     */
+    async finishEntries(input: RoundInput & { finishedAt: string; budgetStopped: boolean }): Promise<BatchTally> {
+      const ledger = ledgerAt(runPaths(input.runDir).ledger);
+      const tally: BatchTally = { total: 0, accepted: 0, rejected: 0, provider_error: 0, budget_exhausted: 0, unfinished: 0 };
+      const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
+      for (const entry of registry(input.source).order) {
+        tally.total += 1;
+        const done = readEntryResult(input.runDir, entry.entry_id);
+        if (done && (done.status === 'accepted' || done.status === 'rejected')) {
+          tally[done.status] += 1;
+          continue;
+        }
+        const attempt = ledger.resumeAttempt(input.runId, PHASE, entry.entry_id);
+        const failures = calls.filter((c) => c.entry_id === entry.entry_id && c.attempt_no === attempt && c.status === 'error');
+        let status: EntryStatus | null = null;
+        let extra: AttemptSummary | undefined;
+        if (attempt > input.maxAttempts) status = 'rejected';
+        else if (failures.length >= input.maxAttempts) {
+          status = 'provider_error';
+          extra = { attempt_no: attempt, outcome: 'provider_error', reasons: [failures.at(-1)!.error ?? 'batch request failed'], model: input.settings.model, usage: null, cost_usd: null, latency_ms: null, reused: false };
+        } else if (input.budgetStopped) {
+          status = 'budget_exhausted';
+          extra = { attempt_no: attempt, outcome: 'budget_exceeded', reasons: ['budget cap reached before this request could be batched (rerun with a higher cap to resume)'], model: input.settings.model, usage: null, cost_usd: null, latency_ms: null, reused: false };
+        }
+        if (!status) {
+          tally.unfinished += 1;
+          continue;
+        }
+        tally[status] += 1;
+        write({ runDir: input.runDir, runId: input.runId, entryId: entry.entry_id, status, task: null, settings: input.settings, finishedAt: input.finishedAt, extra });
+      }
+      return tally;
+    },
+  };
+}
+export type BatchActivities = ReturnType<typeof createBatchActivities>;
+

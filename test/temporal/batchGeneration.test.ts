@@ -1,0 +1,155 @@
+/**
+ * `generate benchmark --batch` end to end: a real dev server, the real `openai` SDK's files and batches methods
+ * against the fake provider's Batch API, the real gate and oracle. Checked against the fake's own log (the
+ * invoice) and against the real-time path run on the same scripted answers:
+ *  - outputs: the same entries accepted / rejected with the same tasks, and the same release files (apart from
+ *    the cost, billed at batch prices, and timestamps);
+ *  - billing: one billed request per (entry, attempt), each in exactly one batch;
+ *  - the audit equals the invoice at batch prices.
+ * The second test loses the provider's answer at each step (upload, create, status, output download) and stops
+ * the worker while the workflow waits on its timer: still one batch per round, and the same three checks.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { startFakeLlmServer, type FakeLlmServer, type LoggedRequest } from '../fake-provider/llm-server.ts';
+import { benchmarkInput, writeRegistry } from './genSupport.ts';
+import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
+import { batchBenchmark, type BatchBenchmarkInput } from '../../workflows/batchBenchmark.ts';
+import { Ledger } from '../../activities/ledger/ledger.ts';
+import { BatchStore } from '../../activities/batch/store.ts';
+import { auditRun } from '../../core/generation/audit.ts';
+import type { EntryResult } from '../../core/generation/types.ts';
+import type { TaskQueues } from '../../temporal.config.ts';
+
+let t: TestTemporal;
+let fake: FakeLlmServer;
+before(async () => {
+  [t, fake] = await Promise.all([startTestTemporal(), startFakeLlmServer()]);
+});
+after(async () => {
+  await t?.stop();
+  await fake?.close();
+});
+
+const readJsonl = (p: string) => readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const N = 12;
+const PRICES = JSON.parse(readFileSync('data/prices.json', 'utf8'));
+const BATCH_PRICE = PRICES.batch.models['openai/gpt-5.4'];
+
+/** The same answers for both paths: a parse error, a gate rejection, a server error, and one entry rejected three times. */
+function scriptAnswers(names: string[]): void {
+  fake.script(names[2], ['malformed', 'good']);
+  fake.script(names[4], ['gate_fail', 'good']);
+  fake.script(names[6], ['500', 'good']);
+  fake.script(names[8], ['gate_fail', 'gate_fail', 'gate_fail']);
+}
+
+function batchInput(runId: string, runDir: string, queues: TaskQueues, over: Partial<BatchBenchmarkInput> = {}): BatchBenchmarkInput {
+  const { pageSize: _p, retryRejected: _r, ...rest } = benchmarkInput(runId, runDir, queues);
+  return { ...rest, pollFirstMs: 50, pollMaxMs: 400, ...over };
+}
+
+/** Release rows without what legitimately differs between the two paths (price paid, timestamps). */
+function release(runDir: string) {
+  const strip = (r: { metadata?: Record<string, unknown> }) => {
+    const { cost_usd: _c, generated_at: _g, ...metadata } = r.metadata ?? {};
+    return { ...r, metadata };
+  };
+  return { queries: readJsonl(join(runDir, 'queries.jsonl')).map(strip), corpus: readJsonl(join(runDir, 'corpus.jsonl')).map(strip) };
+}
+
+function entryFile(runDir: string, id: string): EntryResult {
+  return JSON.parse(readFileSync(join(runDir, 'entries', `${id}.json`), 'utf8')) as EntryResult;
+}
+
+/** The invariants every batch run must keep, whatever was killed on the way. */
+function checkBatchRun(runDir: string, runId: string, names: string[]) {
+  const mine = (l: LoggedRequest) => l.batch_id && l.subject && names.includes(l.subject);
+  const billed = fake.log.filter((l) => mine(l) && l.usage);
+  const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
+  const store = new BatchStore(join(runDir, 'ledger.sqlite'));
+  try {
+    const calls = ledger.calls(runId);
+    const answered = calls.filter((c) => c.status === 'ok');
+    // One billed request per (entry, attempt): the provider answered each answered ledger row once, and only those.
+    assert.equal(billed.length, answered.length, `billed ${billed.length} vs answered rows ${answered.length}`);
+    const keys = answered.map((c) => `${c.entry_id}#${c.attempt_no}`);
+    assert.equal(new Set(keys).size, keys.length, 'no (entry, attempt) answered twice');
+    // Every batch the provider holds for this run is one recorded round; no round was created twice.
+    const rows = store.list(runId);
+    const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+    assert.deepEqual(created.map((b) => b.id).sort(), rows.map((r) => r.batch_id).sort());
+    assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
+    assert.ok(rows.every((r) => r.status === 'ingested'));
+    // Audit = invoice, at batch prices, to a millionth of a cent.
+    const invoice = billed.reduce((s, l) => s + (l.usage!.input_tokens * BATCH_PRICE.input + l.usage!.output_tokens * BATCH_PRICE.output) / 1e6, 0);
+    const audit = auditRun(calls);
+    assert.ok(Math.abs(audit.totals.cost_usd - invoice) < 1e-8, `audit $${audit.totals.cost_usd} vs invoice $${invoice}`);
+    assert.equal(audit.totals.lost_calls, 0);
+    assert.equal(audit.totals.input_tokens, billed.reduce((s, l) => s + l.usage!.input_tokens, 0));
+    assert.deepEqual(ledger.duplicateAcceptances(runId), []);
+    return { rounds: rows.length, invoice };
+  } finally {
+    ledger.close();
+    store.close();
+  }
+}
+
+let reference: { runDir: string; names: string[] } | null = null;
+
+test('12 entries through the Batch API: same outcomes and release as the real-time path, one billed request per (entry, attempt), audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+
+  // The real-time path on the scripted answers.
+  const rtId = `rt-${queues.prefix}`;
+  const rtDir = join(t.tmp, rtId);
+  const rtEntries = writeRegistry(rtDir, N, 'batchcmp');
+  scriptAnswers(rtEntries.map((e) => e.function_name));
+  await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${rtId}/benchmark`, args: [benchmarkInput(rtId, rtDir, queues, { pageSize: 50 })] });
+
+  // The same registry (same names, so the same answers) and scripts, through batches.
+  const runId = `batch-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, N, 'batchcmp');
+  const names = entries.map((e) => e.function_name);
+  scriptAnswers(names);
+  fake.batch.delayMs = 150;
+  const before = fake.log.length;
+  const r = await t.client.workflow.execute(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  fake.batch.delayMs = 0;
+  assert.equal(fake.log.slice(before).filter((l) => !l.batch_id).length, 0, 'no real-time request');
+  assert.equal(r.tally.accepted, N - 1);
+  assert.equal(r.tally.rejected, 1);
+  assert.equal(r.finalize!.released_queries, N - 1);
+
+  // Outcomes and attempt histories as on the real-time path.
+  for (const e of entries) {
+    const a = entryFile(rtDir, e.entry_id);
+    const b = entryFile(runDir, e.entry_id);
+    assert.equal(b.status, a.status, e.entry_id);
+    assert.deepEqual(b.task, a.task, e.entry_id);
+    assert.deepEqual(b.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), a.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), e.entry_id);
+  }
+  // The regeneration prompt carried the gate's reasons, in the next round's batch.
+  const second = fake.log.filter((l) => l.batch_id && l.subject === names[4]);
+  assert.equal(second.length, 2);
+  assert.notEqual(second[0].batch_id, second[1].batch_id);
+  assert.match(second[1].prompt, /was rejected for these reasons:[\s\S]*distractor_execution/);
+  // The release files: identical but for the price paid and the timestamps; batch_usage the same tokens.
+  assert.deepEqual(release(runDir), release(rtDir));
+
+  const { rounds } = checkBatchRun(runDir, runId, names);
+  // Round 1: 12 requests; round 2: the parse error, the rejection and the 500 again, and the second of three rejections; round 3: the third.
+  assert.equal(rounds, 3);
+  reference = { runDir, names };
+
+  // A rerun of the finished run sends nothing.
+  const sent = fake.log.length;
+  const again = await t.client.workflow.execute(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  assert.equal(fake.log.length, sent);
+  assert.equal(again.tally.accepted, N - 1);
+});

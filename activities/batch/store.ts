@@ -163,6 +163,22 @@ export class BatchStore {
   }
 }
 
+/**
+ * A run's batch rows without writing anything (for `runs` and `audit`): opened read-only, and a ledger without the
+ * table (a real-time run) has none.
+ */
+export function readBatchRows(path: string, run_id?: string): BatchRow[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='batches'`).get();
+    if (!has) return [];
+    const rows = (run_id ? db.prepare(`SELECT * FROM batches WHERE run_id=? ORDER BY phase, round`).all(run_id) : db.prepare(`SELECT * FROM batches ORDER BY run_id, phase, round`).all()) as (Omit<BatchRow, 'requests'> & { requests: string })[];
+    return rows.map((r) => ({ ...r, requests: JSON.parse(r.requests) as BatchRequest[] }));
+  } finally {
+    db.close();
+  }
+}
+
 /** One handle per file per process, like the ledger's. */
 const open = new Map<string, BatchStore>();
 export function batchStoreAt(path: string): BatchStore {

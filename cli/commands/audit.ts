@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { runPaths } from '../../activities/generation/runFiles.ts';
 import { writeEmbeddingAudit, type EmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
+import { formatBatches, inFlight, readBatches } from './batchStatus.ts';
 
 /** Plain fixed-width table: numbers right-aligned. */
 function table(headers: string[], rows: (string | number)[][]): string {
@@ -81,18 +82,22 @@ export function registerAudit(program: Command): void {
       const runDir = resolveRunDir(run);
       const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
       const embedding = writeEmbeddingAudit(runDir);
-      if (!generation && !embedding) {
+      // Provider batches (generate --batch): ingested ones are in the ledger rows above, from their output and error
+      // files; the ones still in flight are listed with the most they can add.
+      const batches = readBatches(runDir);
+      if (!generation && !embedding && !batches.length) {
         throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
       }
       if (opts.json) {
-        console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));
+        console.log(JSON.stringify({ generation: generation?.audit ?? null, batches: batches.map(({ requests: _r, ...b }) => b), batches_in_flight: inFlight(batches).length, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));
       } else {
         const parts: string[] = [];
         if (generation) parts.push(formatAudit(generation.audit, { entries: !!opts.entries }));
+        if (batches.length) parts.push(formatBatches(runDir));
         if (embedding) parts.push(formatEmbeddingAudit(embedding));
         console.log(parts.join('\n\n'));
       }
       const files = [...(generation?.files ?? []), ...(embedding?.rows.length ? [embedding.file] : [])];
-      console.error(`\nwrote ${files.join(', ')}`);
+      if (files.length) console.error(`\nwrote ${files.join(', ')}`);
     });
 }

@@ -27,8 +27,9 @@ import { CliError } from '../errors.ts';
 import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
+import { runBatchBenchmark } from './generateBatch.ts';
 
-interface CommonOpts {
+export interface CommonOpts {
   run: string;
   worker: boolean;
   ui: boolean;
@@ -73,7 +74,7 @@ const budgetOf = (o: CommonOpts) => {
 };
 
 /** The in-process worker serves every queue a generation run uses. */
-const temporalOpts = (o: CommonOpts, runDir: string) => ({
+export const temporalOpts = (o: CommonOpts, runDir: string) => ({
   worker: o.worker,
   logFile: temporalLogFile(runDir),
   ui: o.ui,
@@ -135,7 +136,8 @@ export function registerGenerate(program: Command): void {
     .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
     .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
-    .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
+    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai; see docs/batch.md)")
+    .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string; batch?: boolean }) => {
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       if (o.generator === 'mechanical') {
@@ -158,6 +160,10 @@ export function registerGenerate(program: Command): void {
         prices_version: loadPriceTable().version,
         source,
       };
+      if (o.batch) {
+        await runBatchBenchmark({ o, runDir, runId, source, generator, manifest, budget: budgetOf(o), temporal: temporalOpts(o, runDir) });
+        return;
+      }
       const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
         startOrAttach(client, buildBenchmark, {
           taskQueue: queues.default,

@@ -66,9 +66,11 @@ function entryFile(runDir: string, id: string): EntryResult {
 }
 
 /** The invariants every batch run must keep, whatever was killed on the way. */
-function checkBatchRun(runDir: string, runId: string, names: string[]) {
-  const mine = (l: LoggedRequest) => l.batch_id && l.subject && names.includes(l.subject);
-  const billed = fake.log.filter((l) => mine(l) && l.usage);
+function checkBatchRun(runDir: string, runId: string) {
+  // Every batch the provider holds for this run (by the metadata it was created with), and what it billed.
+  const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+  const ids = new Set(created.map((b) => b.id));
+  const billed = fake.log.filter((l: LoggedRequest) => l.batch_id && ids.has(l.batch_id) && l.usage);
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
   const store = new BatchStore(join(runDir, 'ledger.sqlite'));
   try {
@@ -80,7 +82,6 @@ function checkBatchRun(runDir: string, runId: string, names: string[]) {
     assert.equal(new Set(keys).size, keys.length, 'no (entry, attempt) answered twice');
     // Every batch the provider holds for this run is one recorded round; no round was created twice.
     const rows = store.list(runId);
-    const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
     assert.deepEqual(created.map((b) => b.id).sort(), rows.map((r) => r.batch_id).sort());
     assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
     assert.ok(rows.every((r) => r.status === 'ingested'));
@@ -98,7 +99,7 @@ function checkBatchRun(runDir: string, runId: string, names: string[]) {
   }
 }
 
-let reference: { runDir: string; names: string[] } | null = null;
+let reference: { runDir: string } | null = null;
 
 test('12 entries through the Batch API: same outcomes and release as the real-time path, one billed request per (entry, attempt), audit = invoice', async () => {
   const queues = t.uniqueQueues();
@@ -142,14 +143,59 @@ test('12 entries through the Batch API: same outcomes and release as the real-ti
   // The release files: identical but for the price paid and the timestamps; batch_usage the same tokens.
   assert.deepEqual(release(runDir), release(rtDir));
 
-  const { rounds } = checkBatchRun(runDir, runId, names);
+  const { rounds } = checkBatchRun(runDir, runId);
   // Round 1: 12 requests; round 2: the parse error, the rejection and the 500 again, and the second of three rejections; round 3: the third.
   assert.equal(rounds, 3);
-  reference = { runDir, names };
+  reference = { runDir };
 
   // A rerun of the finished run sends nothing.
   const sent = fake.log.length;
   const again = await t.client.workflow.execute(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
   assert.equal(fake.log.length, sent);
   assert.equal(again.tally.accepted, N - 1);
+});
+
+/** Waits for a condition the test does not control the timing of (a worker's progress). */
+async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('the provider answer lost at each step (upload, create, status, output download) and the worker stopped while the workflow waits: one batch per round, same outputs, audit = invoice', async () => {
+  assert.ok(reference, 'runs after the reference test');
+  const queues = t.uniqueQueues();
+  const env = { ...process.env, ...fake.env };
+  let workers = await t.startWorkers({ queues, deps: { env } });
+  const runId = `faults-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, N, 'batchcmp');
+  const names = entries.map((e) => e.function_name);
+  scriptAnswers(names);
+  const calls0 = { ...fake.batch.calls };
+  // Round 1: the upload's answer is lost (before create), then the create's (the batch exists, its id unknown
+  // here), then a status read's, then the output file's download (while ingesting).
+  for (const route of ['upload', 'create', 'retrieve', 'content'] as const) fake.batch.dropNext(route);
+  fake.batch.delayMs = 1_500;
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  // Stop every worker while round 1's batch runs (the workflow is on its timer), then start fresh ones.
+  await until(() => fake.batch.batches.some((b) => b.metadata?.execretrieval_run === runId), 60_000, "round 1's batch");
+  await workers.shutdown();
+  fake.batch.delayMs = 100;
+  workers = await t.startWorkers({ queues, deps: { env } });
+  const r = await handle.result();
+  fake.batch.delayMs = 0;
+
+  assert.equal(r.tally.accepted, N - 1);
+  // Each lost answer was followed by a retry of the same step.
+  assert.ok(fake.batch.calls.upload - calls0.upload >= 4, 'the lost upload was made again (3 rounds + 1)');
+  assert.ok(fake.batch.calls.list - calls0.list >= 2, 'a preparing round asked the provider before creating');
+  const { rounds } = checkBatchRun(runDir, runId);
+  assert.equal(rounds, 3);
+  // The batch whose create answer was lost was adopted, not made again: every created batch is a recorded round.
+  assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 3);
+  assert.deepEqual(release(runDir), release(reference!.runDir));
+  for (const e of entries) assert.deepEqual(entryFile(runDir, e.entry_id).task, entryFile(reference!.runDir, e.entry_id).task);
 });

@@ -199,3 +199,29 @@ test('the provider answer lost at each step (upload, create, status, output down
   assert.deepEqual(release(runDir), release(reference!.runDir));
   for (const e of entries) assert.deepEqual(entryFile(runDir, e.entry_id).task, entryFile(reference!.runDir, e.entry_id).task);
 });
+
+test('SIGKILL of the worker process after the provider created the batch and before its id was recorded: the next worker adopts it, nothing is submitted twice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `sigkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  writeRegistry(runDir, 4, 'batchkill');
+  const held = fake.batch.holdNext('create');
+  const child = await t.spawnWorker(queues.prefix, fake.env);
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  // The provider has created the batch; its answer is held back, and the worker dies before it can record the id.
+  await held.arrived;
+  child.kill('SIGKILL');
+  held.release();
+  const store = new BatchStore(join(runDir, 'ledger.sqlite'));
+  try {
+    assert.equal(store.get(runId, 'entry', 1)?.status, 'preparing', 'recorded before the create, not after');
+  } finally {
+    store.close();
+  }
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const r = await handle.result();
+  assert.equal(r.tally.accepted, 4);
+  assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'the batch created before the kill was adopted');
+  const { rounds } = checkBatchRun(runDir, runId);
+  assert.equal(rounds, 1);
+});

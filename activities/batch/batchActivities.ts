@@ -101,6 +101,10 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
     const requests: BatchRequest[] = [];
     const bodies = new Map<string, unknown>();
+    // Requests already in a batch not yet ingested are at the provider: never send them again.
+    const atProvider = new Set(
+      batchStoreAt(runPaths(input.runDir).ledger).list(input.runId).filter((b) => b.status !== 'ingested').flatMap((b) => b.requests.map((q) => `${q.entry_id}#${q.attempt_no}`)),
+    );
     for (const entry of registry(input.source).order) {
       const done = readEntryResult(input.runDir, entry.entry_id);
       if (done && (done.status === 'accepted' || done.status === 'rejected')) continue;
@@ -108,6 +112,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (attempt > input.maxAttempts) continue;
       const mine = calls.filter((c) => c.entry_id === entry.entry_id && c.attempt_no === attempt);
       if (mine.some((c) => c.status === 'ok' || c.status === 'started')) continue; // answered (to judge), or a real-time call in flight
+      if (atProvider.has(`${entry.entry_id}#${attempt}`)) continue;
       if (mine.filter((c) => c.status === 'error').length >= input.maxAttempts) continue; // failed too often: provider_error
       const last = ledger.lastRejection(input.runId, PHASE, entry.entry_id, attempt);
       const messages = buildEntryPrompt(set, entry, last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined);

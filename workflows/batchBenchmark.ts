@@ -12,7 +12,8 @@
  * ledger so that a retried step never submits a round's requests twice. The workflow carries round numbers and
  * ids only; it continues as new after `roundsPerRun` rounds so a long run's history stays small.
  */
-import { ActivityFailure, ApplicationFailure, continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { runBatchRound } from './batchRound.ts';
 import type { BatchActivities, BatchTally, RoundInput } from '../activities/batch/batchActivities.ts';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities, FinalizeSummary } from '../activities/generation/execActivities.ts';
@@ -35,9 +36,6 @@ export interface BatchBenchmarkResult {
   finalize: FinalizeSummary | null;
 }
 
-const POLL_FIRST_MS = 30_000;
-const POLL_MAX_MS = 30 * 60_000;
-
 export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchBenchmarkResult> {
   const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
@@ -54,16 +52,8 @@ export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchB
     if (round - first >= (input.roundsPerRun ?? 8)) {
       return continueAsNew<typeof batchBenchmark>({ ...input, round, budgetStopped });
     }
-    const sub = budgetStopped ? { batch_id: null, requests: 0, budget_refused: 0 } : await batch.submitRound(base(round));
+    const sub = budgetStopped ? { batch_id: null, requests: 0, budget_refused: 0 } : await runBatchRound(batch, base(round), { firstMs: input.pollFirstMs, maxMs: input.pollMaxMs });
     if (sub.budget_refused > 0) budgetStopped = true;
-    if (sub.batch_id) {
-      let wait = input.pollFirstMs ?? POLL_FIRST_MS;
-      while (!(await batch.pollRound(base(round))).ended) {
-        await sleep(wait);
-        wait = Math.min(wait * 2, input.pollMaxMs ?? POLL_MAX_MS);
-      }
-      await batch.ingestRound(base(round));
-    }
     const pending = await batch.pendingJudgements({ runDir: input.runDir, runId: input.runId });
     for (let i = 0; i < pending.length && infraFault === null; i += input.concurrency) {
       await Promise.all(pending.slice(i, i + input.concurrency).map(async (p) => {

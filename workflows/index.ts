@@ -9,3 +9,4 @@ export * from './buildBenchmark.ts';
 export * from './embedSweep.ts';
 export * from './runPipeline.ts';
 export * from './batchBenchmark.ts';
+export * from './batchRegistry.ts';

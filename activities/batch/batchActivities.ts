@@ -18,11 +18,12 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { buildEntryPrompt } from '../../core/generation/prompts.ts';
+import { buildEntryPrompt, buildRegistryPrompt, type PromptMessages, type PromptSet } from '../../core/generation/prompts.ts';
 import { callBound, callCostUsd, hasPrice, priceKey, type PriceTable } from '../../core/generation/cost.ts';
-import { parseEntryResponse } from '../../core/generation/parse.ts';
+import { parseEntryResponse, parseRegistryResponse } from '../../core/generation/parse.ts';
 import { LlmSettings, type AttemptSummary, type EntryResult, type EntryStatus, type RegistryEntry } from '../../core/generation/types.ts';
 import type { Task } from '../../schemas/task.ts';
+import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
 import type { EntrySource } from '../generation/defaultActivities.ts';
 import { loadPromptSet, promptSha256 } from '../generation/files.ts';
 import { readEntryResult, readRegistry, runPaths, writeEntryResult } from '../generation/runFiles.ts';
@@ -38,7 +39,10 @@ export interface RoundInput {
   runId: string;
   runDir: string;
   round: number;
-  source: EntrySource;
+  /** The registry whose entries are generated (phase `entry`). */
+  source?: EntrySource;
+  /** Phase `registry` instead: (function_name, query, domain) triples for these domains. */
+  registryPhase?: { domains: string[]; perDomain: number };
   settings: LlmSettings;
   promptId: string;
   maxAttempts: number;
@@ -81,11 +85,18 @@ function registry(source: EntrySource): { entries: Map<string, RegistryEntry>; o
 }
 
 const PHASE = 'entry' as const;
+const phaseOf = (input: Pick<RoundInput, 'registryPhase'>): LedgerPhase => (input.registryPhase ? 'registry' : 'entry');
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const REGISTRY_PREFIX = 'registry:';
+
+function sourceOf(input: RoundInput): EntrySource {
+  if (!input.source) throw new InvalidInputError('batch round: no registry source given for the entry phase');
+  return input.source;
+}
 
 /** The metadata a round's batch is created with, and found again by (OpenAI: 16 pairs, values up to 512 chars). */
-export function batchMetadata(runId: string, round: number, requestsSha256: string): Record<string, string> {
-  return { execretrieval_run: runId.slice(0, 512), execretrieval_round: `${PHASE}:${round}`, requests_sha256: requestsSha256 };
+export function batchMetadata(runId: string, phase: LedgerPhase, round: number, requestsSha256: string): Record<string, string> {
+  return { execretrieval_run: runId.slice(0, 512), execretrieval_round: `${phase}:${round}`, requests_sha256: requestsSha256 };
 }
 
 function checkBatchable(s: LlmSettings, batchPrices: PriceTable): void {
@@ -94,31 +105,64 @@ function checkBatchable(s: LlmSettings, batchPrices: PriceTable): void {
 }
 
 export function createBatchActivities(deps: BatchActivityDeps) {
-  /** The requests this round would send: one per unfinished entry whose next attempt has no answer yet. */
+  /** Function names the registry phase has accepted so far (the next round's prompts list them as taken). */
+  function takenNames(input: RoundInput): string[] {
+    const ledger = ledgerAt(runPaths(input.runDir).ledger);
+    const names: string[] = [];
+    for (const c of ledger.calls(input.runId)) {
+      if (c.phase !== 'registry' || c.outcome !== 'accepted') continue;
+      const stored = ledger.storedResponse(c);
+      const parsed = stored ? parseRegistryResponse(stored.text, c.entry_id.slice(REGISTRY_PREFIX.length)) : null;
+      if (parsed?.ok) names.push(...parsed.value.map((t) => t.function_name));
+    }
+    return names;
+  }
+
+  /** What the round asks about: registry entries (phase entry) or domains (phase registry), in a fixed order. */
+  function subjects(input: RoundInput): string[] {
+    if (input.registryPhase) return input.registryPhase.domains.map((d) => `${REGISTRY_PREFIX}${d}`);
+    return registry(sourceOf(input)).order.map((e) => e.entry_id);
+  }
+
+  /** The prompt of (subject, attempt), with the last rejection's reasons as feedback, as the real-time path builds it. */
+  function messagesFor(input: RoundInput, set: PromptSet, id: string, attempt: number, taken: string[]): PromptMessages {
+    const phase = phaseOf(input);
+    const last = ledgerAt(runPaths(input.runDir).ledger).lastRejection(input.runId, phase, id, attempt);
+    const feedback = last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined;
+    if (input.registryPhase) return buildRegistryPrompt(set, id.slice(REGISTRY_PREFIX.length), input.registryPhase.perDomain, taken, feedback);
+    const entry = registry(sourceOf(input)).entries.get(id);
+    if (!entry) throw new InvalidInputError(`${sourceOf(input).path}: entry ${id} of a recorded batch round is no longer in the registry`);
+    return buildEntryPrompt(set, entry, feedback);
+  }
+
+  /** The requests this round would send: one per unfinished subject whose next attempt has no answer yet. */
   function plan(input: RoundInput, batchPrices: PriceTable): { requests: BatchRequest[]; bodies: Map<string, unknown> } {
+    const phase = phaseOf(input);
     const ledger = ledgerAt(runPaths(input.runDir).ledger);
     const set = loadPromptSet(input.promptId);
-    const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
+    const calls = ledger.calls(input.runId).filter((c) => c.phase === phase);
+    const taken = input.registryPhase ? takenNames(input) : [];
     const requests: BatchRequest[] = [];
     const bodies = new Map<string, unknown>();
     // Requests already in a batch not yet ingested are at the provider: never send them again.
     const atProvider = new Set(
-      batchStoreAt(runPaths(input.runDir).ledger).list(input.runId).filter((b) => b.status !== 'ingested').flatMap((b) => b.requests.map((q) => `${q.entry_id}#${q.attempt_no}`)),
+      batchStoreAt(runPaths(input.runDir).ledger).list(input.runId).filter((b) => b.status !== 'ingested' && b.phase === phase).flatMap((b) => b.requests.map((q) => `${q.entry_id}#${q.attempt_no}`)),
     );
-    for (const entry of registry(input.source).order) {
-      const done = readEntryResult(input.runDir, entry.entry_id);
-      if (done && (done.status === 'accepted' || done.status === 'rejected')) continue;
-      const attempt = ledger.resumeAttempt(input.runId, PHASE, entry.entry_id);
+    for (const id of subjects(input)) {
+      if (phase === 'entry') {
+        const done = readEntryResult(input.runDir, id);
+        if (done && (done.status === 'accepted' || done.status === 'rejected')) continue;
+      } else if (calls.some((c) => c.entry_id === id && c.outcome === 'accepted')) continue;
+      const attempt = ledger.resumeAttempt(input.runId, phase, id);
       if (attempt > input.maxAttempts) continue;
-      const mine = calls.filter((c) => c.entry_id === entry.entry_id && c.attempt_no === attempt);
+      const mine = calls.filter((c) => c.entry_id === id && c.attempt_no === attempt);
       if (mine.some((c) => c.status === 'ok' || c.status === 'started')) continue; // answered (to judge), or a real-time call in flight
-      if (atProvider.has(`${entry.entry_id}#${attempt}`)) continue;
+      if (atProvider.has(`${id}#${attempt}`)) continue;
       if (mine.filter((c) => c.status === 'error').length >= input.maxAttempts) continue; // failed too often: provider_error
-      const last = ledger.lastRejection(input.runId, PHASE, entry.entry_id, attempt);
-      const messages = buildEntryPrompt(set, entry, last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined);
+      const messages = messagesFor(input, set, id, attempt, taken);
       const custom_id = `${input.round}-${requests.length + 1}`;
       const bound = callBound(batchPrices, input.settings.provider, input.settings.model, { chars: messages.system.length + messages.user.length, bytes: Buffer.byteLength(messages.system) + Buffer.byteLength(messages.user) }, outputAllowance(input.settings));
-      requests.push({ custom_id, entry_id: entry.entry_id, attempt_no: attempt, prompt_id: input.promptId, prompt_sha256: promptSha256(messages), ...bound });
+      requests.push({ custom_id, entry_id: id, attempt_no: attempt, prompt_id: input.promptId, prompt_sha256: promptSha256(messages), ...bound });
       bodies.set(custom_id, openaiBatchBody(input.settings, messages));
     }
     return { requests, bodies };
@@ -148,7 +192,8 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     checkBatchable(settings, batchPrices);
     const store = batchStoreAt(runPaths(input.runDir).ledger);
     const env = providerEnv(settings.provider, deps.env);
-    let row = store.get(input.runId, PHASE, input.round);
+    const phase = phaseOf(input);
+    let row = store.get(input.runId, phase, input.round);
     let refused = 0;
     if (!row) {
       const { requests: all, bodies } = plan({ ...input, settings }, batchPrices);
@@ -157,41 +202,38 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (requests.length === 0) return { batch_id: null, requests: 0, how: 'none', budget_refused: refused };
       const hash = sha256(JSON.stringify(requests.map((r) => [r.custom_id, r.entry_id, r.attempt_no, r.prompt_sha256])) + JSON.stringify(settings));
       // (1) Recorded before anything leaves the machine.
-      store.prepare({ run_id: input.runId, phase: PHASE, round: input.round, provider: settings.provider, endpoint: settings.endpoint, model: settings.model, requests_sha256: hash, requests, cost_usd_max: requests.reduce((a, r) => a + r.cost_usd_max, 0) });
-      row = store.get(input.runId, PHASE, input.round)!;
+      store.prepare({ run_id: input.runId, phase, round: input.round, provider: settings.provider, endpoint: settings.endpoint, model: settings.model, requests_sha256: hash, requests, cost_usd_max: requests.reduce((a, r) => a + r.cost_usd_max, 0) });
+      row = store.get(input.runId, phase, input.round)!;
       if (row.requests_sha256 === hash) return createAndRecord(row, settings, env, [...bodies.entries()].map(([custom_id, body]) => ({ custom_id, body })), input.runDir, refused);
     }
     if (row.status !== 'preparing') return { batch_id: row.batch_id, requests: row.request_count, how: 'recorded', budget_refused: refused };
     // (2) A record without a batch id: the create may or may not have reached the provider. Ask before creating.
-    const metadata = batchMetadata(row.run_id, row.round, row.requests_sha256);
+    const metadata = batchMetadata(row.run_id, phase, row.round, row.requests_sha256);
     const found = await openaiBatches.find(settings, env, metadata, Date.parse(row.prepared_at) - 60_000);
     if (found) {
-      store.submitted(row.run_id, PHASE, row.round, found.batch_id, found.input_file_id, found.status);
+      store.submitted(row.run_id, phase, row.round, found.batch_id, found.input_file_id, found.status);
       return { batch_id: found.batch_id, requests: row.request_count, how: 'adopted', budget_refused: refused };
     }
-    // Never created: rebuild exactly the recorded requests (same entries, attempts and prompts) and create it.
+    // Never created: rebuild exactly the recorded requests (same subjects, attempts and prompts) and create it.
     const set = loadPromptSet(input.promptId);
-    const ledger = ledgerAt(runPaths(input.runDir).ledger);
+    const taken = input.registryPhase ? takenNames(input) : [];
     const bodies = row.requests.map((q) => {
-      const entry = registry(input.source).entries.get(q.entry_id);
-      if (!entry) throw new InvalidInputError(`${input.source.path}: entry ${q.entry_id} of recorded batch round ${row!.round} is no longer in the registry`);
-      const last = ledger.lastRejection(input.runId, PHASE, q.entry_id, q.attempt_no);
-      const messages = buildEntryPrompt(set, entry, last ? { previous_attempt: last.attempt_no, reasons: last.reasons } : undefined);
-      if (promptSha256(messages) !== q.prompt_sha256) throw new InvalidInputError(`batch round ${row!.round}, entry ${q.entry_id}: the prompt no longer matches the recorded one (prompt set or registry changed since); use a new --run id`);
+      const messages = messagesFor(input, set, q.entry_id, q.attempt_no, taken);
+      if (promptSha256(messages) !== q.prompt_sha256) throw new InvalidInputError(`batch round ${row!.round}, ${q.entry_id}: the prompt no longer matches the recorded one (prompt set or registry changed since); use a new --run id`);
       return { custom_id: q.custom_id, body: openaiBatchBody(settings, messages) };
     });
     return createAndRecord(row, settings, env, bodies, input.runDir, refused);
   }
 
   async function createAndRecord(row: BatchRow, settings: LlmSettings, env: ReturnType<typeof providerEnv>, bodies: { custom_id: string; body: unknown }[], runDir: string, refused: number): Promise<SubmitOutcome> {
-    const b = await openaiBatches.create(settings, env, bodies, batchMetadata(row.run_id, row.round, row.requests_sha256));
+    const b = await openaiBatches.create(settings, env, bodies, batchMetadata(row.run_id, row.phase, row.round, row.requests_sha256));
     // (3) Recorded after: from here on a retry finds the id and does nothing.
-    batchStoreAt(runPaths(runDir).ledger).submitted(row.run_id, PHASE, row.round, b.batch_id, b.input_file_id, b.status);
+    batchStoreAt(runPaths(runDir).ledger).submitted(row.run_id, row.phase, row.round, b.batch_id, b.input_file_id, b.status);
     return { batch_id: b.batch_id, requests: row.request_count, how: 'created', budget_refused: refused };
   }
 
-  function rowOf(input: Pick<RoundInput, 'runDir' | 'runId' | 'round'>): BatchRow {
-    const row = batchStoreAt(runPaths(input.runDir).ledger).get(input.runId, PHASE, input.round);
+  function rowOf(input: Pick<RoundInput, 'runDir' | 'runId' | 'round' | 'registryPhase'>): BatchRow {
+    const row = batchStoreAt(runPaths(input.runDir).ledger).get(input.runId, phaseOf(input), input.round);
     if (!row || !row.batch_id) throw new InvalidInputError(`${runPaths(input.runDir).ledger}: no submitted batch for round ${input.round} of run ${input.runId}`);
     return row;
   }
@@ -203,7 +245,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     const settings = LlmSettings.parse(input.settings);
     const b = await openaiBatches.retrieve(settings, providerEnv(settings.provider, deps.env), row.batch_id!);
     const ended = b.ended ? { output_file_id: b.output_file_id, error_file_id: b.error_file_id, ended_at: new Date(b.ended_ms ?? Date.now()).toISOString() } : null;
-    batchStoreAt(runPaths(input.runDir).ledger).polled(input.runId, PHASE, input.round, b.status, ended);
+    batchStoreAt(runPaths(input.runDir).ledger).polled(input.runId, row.phase, input.round, b.status, ended);
     return { ended: b.ended, status: b.status };
   }
 
@@ -281,6 +323,41 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       }
     },
 
+    /**
+     * Registry phase: judges every answer not judged yet (parsed triples accepted, else parse_error with the reason
+     * the next round's prompt carries). Returns how many were judged.
+     */
+    async judgeRegistryAnswers(input: { runDir: string; runId: string }): Promise<{ judged: number; accepted: number }> {
+      const ledger = ledgerAt(runPaths(input.runDir).ledger);
+      let judged = 0;
+      let accepted = 0;
+      for (const c of ledger.calls(input.runId)) {
+        if (c.phase !== 'registry' || c.status !== 'ok' || c.outcome !== null) continue;
+        const stored = ledger.storedResponse(c)!;
+        const parsed = parseRegistryResponse(stored.text, c.entry_id.slice(REGISTRY_PREFIX.length));
+        ledger.judge(c, parsed.ok ? 'accepted' : 'parse_error', parsed.ok ? [] : [parsed.error]);
+        judged += 1;
+        if (parsed.ok) accepted += 1;
+      }
+      return { judged, accepted };
+    },
+
+    /** Registry phase, at the end: the accepted triples in domain order, and the domains that got none (their last error). */
+    async registryTriples(input: { runDir: string; runId: string; domains: string[] }): Promise<{ triples: Omit<RegistryEntry, 'entry_id'>[]; failed_domains: { domain: string; error: string }[] }> {
+      const ledger = ledgerAt(runPaths(input.runDir).ledger);
+      const calls = ledger.calls(input.runId).filter((c) => c.phase === 'registry');
+      const triples: Omit<RegistryEntry, 'entry_id'>[] = [];
+      const failed: { domain: string; error: string }[] = [];
+      for (const domain of input.domains) {
+        const mine = calls.filter((c) => c.entry_id === `${REGISTRY_PREFIX}${domain}`);
+        const ok = mine.find((c) => c.outcome === 'accepted');
+        const parsed = ok ? parseRegistryResponse(ledger.storedResponse(ok)!.text, domain) : null;
+        if (parsed?.ok) triples.push(...parsed.value);
+        else failed.push({ domain, error: mine.at(-1)?.reasons[0] ?? mine.at(-1)?.error ?? 'no answer' });
+      }
+      return { triples, failed_domains: failed };
+    },
+
     /** Answers in the ledger not judged yet (ids only: the workflow's history stays small). */
     async pendingJudgements(input: { runDir: string; runId: string }): Promise<{ entry_id: string; attempt_no: number }[]> {
       const calls = ledgerAt(runPaths(input.runDir).ledger).calls(input.runId);
@@ -315,7 +392,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       const ledger = ledgerAt(runPaths(input.runDir).ledger);
       const tally: BatchTally = { total: 0, accepted: 0, rejected: 0, provider_error: 0, budget_exhausted: 0, unfinished: 0 };
       const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
-      for (const entry of registry(input.source).order) {
+      for (const entry of registry(sourceOf(input)).order) {
         tally.total += 1;
         const done = readEntryResult(input.runDir, entry.entry_id);
         if (done && (done.status === 'accepted' || done.status === 'rejected')) {

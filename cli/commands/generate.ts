@@ -20,6 +20,7 @@ import { ENDPOINTS, GENERATOR_KINDS, LLM_PROVIDERS, LlmSettings, type LlmProvide
 import { DOMAINS } from '../../schemas/task.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { generateRegistry } from '../../workflows/generateRegistry.ts';
+import { batchRegistry } from '../../workflows/batchRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
@@ -109,12 +110,13 @@ export function registerGenerate(program: Command): void {
     .option('--per-domain <n>', 'triples to ask for per domain', '100')
     .option('--domains <list>', 'comma-separated domains', DOMAINS.join(','))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'registry.v1')
-    .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string }) => {
+    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai; see docs/batch.md)')
+    .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string; batch?: boolean }) => {
       const settings = llmSettings(o.provider, o);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
-        startOrAttach(client, generateRegistry, {
+        startOrAttach(client, o.batch ? batchRegistry : generateRegistry, {
           taskQueue: queues.default,
           workflowId: registryWorkflowId(runId),
           args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o), providerPatienceMs: patienceMs(o) }],

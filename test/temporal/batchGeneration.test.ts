@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer, type LoggedRequest } from '../fake-provider/llm-server.ts';
-import { benchmarkInput, writeRegistry } from './genSupport.ts';
+import { benchmarkInput, FAST as FAST_OVERRIDES, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { batchBenchmark, type BatchBenchmarkInput } from '../../workflows/batchBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
@@ -224,4 +224,29 @@ test('SIGKILL of the worker process after the provider created the batch and bef
   assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'the batch created before the kill was adopted');
   const { rounds } = checkBatchRun(runDir, runId);
   assert.equal(rounds, 1);
+});
+
+test('generate registry through batches: every domain in round 1, the malformed one again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const domains = ['geometry', 'sorting_searching', 'validation'];
+  const settings = { provider: 'openai' as const, model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 16000 };
+  const input = (runId: string) => ({ runId, runDir: join(t.tmp, runId), settings, promptId: 'registry.v1', domains, perDomain: 4, maxAttempts: 3, queues, activityOverrides: FAST_OVERRIDES });
+  const { generateRegistry } = await import('../../workflows/generateRegistry.ts');
+  const { batchRegistry } = await import('../../workflows/batchRegistry.ts');
+  const rtId = `reg-rt-${queues.prefix}`;
+  fake.script('registry:validation', ['malformed', 'good']);
+  await t.client.workflow.execute(generateRegistry, { taskQueue: queues.default, workflowId: `${rtId}/registry`, args: [input(rtId)] });
+  const runId = `reg-batch-${queues.prefix}`;
+  fake.script('registry:validation', ['malformed', 'good']);
+  const r = await t.client.workflow.execute(batchRegistry, { taskQueue: queues.default, workflowId: `${runId}/registry`, args: [{ ...input(runId), pollFirstMs: 50, pollMaxMs: 400 }] });
+  assert.equal(r.rounds, 2);
+  assert.deepEqual(r.failed_domains, []);
+  assert.equal(readFileSync(join(t.tmp, runId, 'registry.jsonl'), 'utf8'), readFileSync(join(t.tmp, rtId, 'registry.jsonl'), 'utf8'));
+  const retried = fake.log.filter((l) => l.batch_id && l.subject === 'registry:validation' && fake.batch.batches.find((b) => b.id === l.batch_id)?.metadata?.execretrieval_run === runId);
+  assert.equal(retried.length, 2);
+  assert.match(retried[1].prompt, /could not be used:[\s\S]*no JSON object/);
+  assert.match(retried[1].prompt, /already taken: geometry_amber_0/, "the names accepted in round 1 are listed as taken");
+  const { rounds } = checkBatchRun(join(t.tmp, runId), runId);
+  assert.equal(rounds, 2);
 });

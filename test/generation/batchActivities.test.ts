@@ -14,6 +14,7 @@ import { createBatchActivities, type RoundInput } from '../../activities/batch/b
 import { closeBatchStores, readBatchRows } from '../../activities/batch/store.ts';
 import { closeLedgers, ledgerAt } from '../../activities/ledger/ledger.ts';
 import { writeRegistry } from '../temporal/genSupport.ts';
+import { formatBatches, inFlight } from '../../cli/commands/batchStatus.ts';
 
 let fake: FakeLlmServer;
 let tmp: string;
@@ -89,6 +90,11 @@ test('a recorded round is not submitted again; the budget admits only requests w
   assert.deepEqual([again.how, again.batch_id], ['recorded', sub.batch_id]);
   assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === 'budget').length, 1);
   assert.equal((await a.pollRound(r1)).ended, false);
+  // What `runs` and `audit` show: the batch in flight, with its requests and the most they can add.
+  const shown = formatBatches(r1.runDir);
+  assert.match(shown, /^provider batches: 1, 1 in flight \(2 requests, at most \$0\.\d+ more\)/);
+  assert.match(shown, new RegExp(`entry round 1: ${sub.batch_id}  submitted \\(in_progress\\)  2 requests`));
+  assert.equal(inFlight(readBatchRows(join(r1.runDir, 'ledger.sqlite'))).length, 1);
   // While it runs its worst case is reserved: the next round admits nothing under the same cap.
   const next = await a.submitRound({ ...round('budget', 2), budget: { max_usd: 0.2 } });
   assert.equal(next.batch_id, null);

@@ -89,6 +89,17 @@ const phaseOf = (input: Pick<RoundInput, 'registryPhase'>): LedgerPhase => (inpu
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const REGISTRY_PREFIX = 'registry:';
 
+/** Ledger rows grouped by entry (one pass; a large run's rounds must not scan the run once per entry). */
+function byEntry<T extends { entry_id: string }>(rows: T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = m.get(r.entry_id);
+    if (list) list.push(r);
+    else m.set(r.entry_id, [r]);
+  }
+  return m;
+}
+
 function sourceOf(input: RoundInput): EntrySource {
   if (!input.source) throw new InvalidInputError('batch round: no registry source given for the entry phase');
   return input.source;
@@ -140,7 +151,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     const phase = phaseOf(input);
     const ledger = ledgerAt(runPaths(input.runDir).ledger);
     const set = loadPromptSet(input.promptId);
-    const calls = ledger.calls(input.runId).filter((c) => c.phase === phase);
+    const calls = byEntry(ledger.calls(input.runId).filter((c) => c.phase === phase));
     const taken = input.registryPhase ? takenNames(input) : [];
     const requests: BatchRequest[] = [];
     const bodies = new Map<string, unknown>();
@@ -152,10 +163,10 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       if (phase === 'entry') {
         const done = readEntryResult(input.runDir, id);
         if (done && (done.status === 'accepted' || done.status === 'rejected')) continue;
-      } else if (calls.some((c) => c.entry_id === id && c.outcome === 'accepted')) continue;
+      } else if ((calls.get(id) ?? []).some((c) => c.outcome === 'accepted')) continue;
       const attempt = ledger.resumeAttempt(input.runId, phase, id);
       if (attempt > input.maxAttempts) continue;
-      const mine = calls.filter((c) => c.entry_id === id && c.attempt_no === attempt);
+      const mine = (calls.get(id) ?? []).filter((c) => c.attempt_no === attempt);
       if (mine.some((c) => c.status === 'ok' || c.status === 'started')) continue; // answered (to judge), or a real-time call in flight
       if (atProvider.has(`${id}#${attempt}`)) continue;
       if (mine.filter((c) => c.status === 'error').length >= input.maxAttempts) continue; // failed too often: provider_error
@@ -173,8 +184,9 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     if (!input.budget) return requests;
     const ledger = ledgerAt(runPaths(input.runDir).ledger);
     const s = ledger.spend(input.runId);
-    let usd = s.cost_usd + batchStoreAt(runPaths(input.runDir).ledger).inFlightCostMax(input.runId);
-    let tokens = s.tokens;
+    const open = batchStoreAt(runPaths(input.runDir).ledger).inFlightMax(input.runId);
+    let usd = s.cost_usd + open.cost_usd;
+    let tokens = s.tokens + open.tokens;
     const kept: BatchRequest[] = [];
     for (const r of requests) {
       if (input.budget.max_usd !== undefined && usd + r.cost_usd_max > input.budget.max_usd) break;
@@ -273,7 +285,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
 
   /** An entry's attempt history from the ledger: each judged answer, then a final provider failure if that ended it. */
   function history(runDir: string, runId: string, entryId: string): AttemptSummary[] {
-    const calls = ledgerAt(runPaths(runDir).ledger).calls(runId).filter((c) => c.phase === PHASE && c.entry_id === entryId);
+    const calls = batchStoreAt(runPaths(runDir).ledger).entryCalls(runId, PHASE, entryId);
     const out: AttemptSummary[] = [];
     for (const c of calls) {
       if (c.status !== 'ok' || !c.outcome || c.outcome === 'provider_error') continue;
@@ -391,7 +403,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     async finishEntries(input: RoundInput & { finishedAt: string; budgetStopped: boolean }): Promise<BatchTally> {
       const ledger = ledgerAt(runPaths(input.runDir).ledger);
       const tally: BatchTally = { total: 0, accepted: 0, rejected: 0, provider_error: 0, budget_exhausted: 0, unfinished: 0 };
-      const calls = ledger.calls(input.runId).filter((c) => c.phase === PHASE);
+      const calls = byEntry(ledger.calls(input.runId).filter((c) => c.phase === PHASE));
       for (const entry of registry(sourceOf(input)).order) {
         tally.total += 1;
         const done = readEntryResult(input.runDir, entry.entry_id);
@@ -400,7 +412,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
           continue;
         }
         const attempt = ledger.resumeAttempt(input.runId, PHASE, entry.entry_id);
-        const failures = calls.filter((c) => c.entry_id === entry.entry_id && c.attempt_no === attempt && c.status === 'error');
+        const failures = (calls.get(entry.entry_id) ?? []).filter((c) => c.attempt_no === attempt && c.status === 'error');
         let status: EntryStatus | null = null;
         let extra: AttemptSummary | undefined;
         if (attempt > input.maxAttempts) status = 'rejected';

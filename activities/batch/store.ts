@@ -98,9 +98,24 @@ export class BatchStore {
     return rows.map((r) => ({ ...r, requests: JSON.parse(r.requests) as BatchRequest[] }));
   }
 
-  /** Worst-case cost of every request in batches not yet ingested (the budget reserves it; the audit shows it). */
-  inFlightCostMax(run_id: string): number {
-    return (this.db.prepare(`SELECT COALESCE(SUM(cost_usd_max), 0) AS c FROM batches WHERE run_id=? AND status != 'ingested'`).get(run_id) as { c: number }).c;
+  /** Worst case (cost, tokens) of every request in batches not yet ingested: what the budget reserves; the audit shows it. */
+  inFlightMax(run_id: string): { cost_usd: number; tokens: number } {
+    let tokens = 0;
+    let cost_usd = 0;
+    for (const b of this.list(run_id)) {
+      if (b.status === 'ingested') continue;
+      cost_usd += b.cost_usd_max;
+      tokens += b.requests.reduce((a, r) => a + r.tokens_max, 0);
+    }
+    return { cost_usd, tokens };
+  }
+
+  /** One entry's ledger rows in order (through the ledger's (run, phase, entry) index: no scan of the whole run). */
+  entryCalls(run_id: string, phase: LedgerPhase, entry_id: string): { attempt_no: number; status: string; outcome: string | null; reasons: string[]; model: string; input_tokens: number | null; output_tokens: number | null; reasoning_tokens: number | null; cost_usd: number | null; latency_ms: number | null; error: string | null }[] {
+    const rows = this.db
+      .prepare(`SELECT attempt_no, status, outcome, reasons, model, input_tokens, output_tokens, reasoning_tokens, cost_usd, latency_ms, error FROM calls WHERE run_id=? AND phase=? AND entry_id=? ORDER BY id`)
+      .all(run_id, phase, entry_id) as { reasons: string }[];
+    return rows.map((r) => ({ ...r, reasons: JSON.parse(r.reasons) as string[] })) as ReturnType<BatchStore['entryCalls']>;
   }
 
   /** Records a round's batch before it is created. Returns false when the round already has a row (keep that one). */

@@ -29,6 +29,7 @@ import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
 import { runBatchBenchmark } from './generateBatch.ts';
+import { loadBatchPriceTable } from '../../activities/batch/prices.ts';
 
 export interface CommonOpts {
   run: string;
@@ -113,6 +114,7 @@ export function registerGenerate(program: Command): void {
     .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai; see docs/batch.md)')
     .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string; batch?: boolean }) => {
       const settings = llmSettings(o.provider, o);
+      if (o.batch) checkBatchSettings(settings);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
@@ -153,6 +155,7 @@ export function registerGenerate(program: Command): void {
         return;
       }
       const generator: GeneratorSpec = { kind: 'llm', settings: llmSettings(o.generator, o), promptId: o.prompt };
+      if (o.batch) checkBatchSettings(generator.settings);
       const source = { kind: 'registry' as const, path: adoptRegistry(runDir, o.registry) };
       const manifest = {
         generator: { ...generator.settings, prompt_id: generator.promptId },
@@ -191,6 +194,12 @@ export function registerGenerate(program: Command): void {
         process.exitCode = EXIT_CODES.unfinished;
       }
     });
+}
+
+/** --batch needs a provider whose batch API generation uses, and a batch price: refused before anything starts. */
+function checkBatchSettings(s: LlmSettings): void {
+  if (s.provider !== 'openai') throw new CliError(`--batch: generation uses openai's Batch API only so far (got ${s.provider}); run without --batch`, EXIT_CODES.usage);
+  if (!hasPrice(loadBatchPriceTable(), s.provider, s.model)) throw new CliError(`--batch: data/prices.json has no batch price for "${s.provider}/${s.model}" (under "batch" → "models"): add it first`, EXIT_CODES.usage);
 }
 
 /** Puts the registry into the run (so the run is self-contained); refuses to replace a different one. */

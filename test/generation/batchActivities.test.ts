@@ -15,6 +15,8 @@ import { closeBatchStores, readBatchRows } from '../../activities/batch/store.ts
 import { closeLedgers, ledgerAt } from '../../activities/ledger/ledger.ts';
 import { writeRegistry } from '../temporal/genSupport.ts';
 import { formatBatches, inFlight } from '../../cli/commands/batchStatus.ts';
+import { checkBatchesAgainstProvider } from '../../activities/batch/verify.ts';
+import Database from 'better-sqlite3';
 
 let fake: FakeLlmServer;
 let tmp: string;
@@ -71,6 +73,20 @@ test('expired requests: error rows, the same attempt again next round, provider_
     // Billed: the answered requests only.
     const ids = new Set(readBatchRows(join(r1.runDir, 'ledger.sqlite'), 'expiry').map((b) => b.batch_id));
     assert.equal(fake.log.filter((l) => l.batch_id && ids.has(l.batch_id)).length, calls.filter((c) => c.status === 'ok').length);
+
+    // audit --check-batches: the provider's files again, request by request, against the ledger.
+    const ok = await checkBatchesAgainstProvider(r1.runDir, 'expiry', fake.env);
+    assert.equal(ok.length, 2);
+    assert.deepEqual(ok.flatMap((c) => c.differences), []);
+    assert.equal(ok.reduce((s, c) => s + c.answered, 0), 2);
+    assert.equal(ok.reduce((s, c) => s + c.input_tokens, 0), calls.reduce((s, c) => s + (c.input_tokens ?? 0), 0));
+    // A ledger row that no longer says what the provider billed is named.
+    const db = new Database(join(r1.runDir, 'ledger.sqlite'));
+    db.prepare(`UPDATE calls SET input_tokens = input_tokens + 1 WHERE run_id='expiry' AND entry_id='e_0001'`).run();
+    db.close();
+    const bad = (await checkBatchesAgainstProvider(r1.runDir, 'expiry', fake.env)).flatMap((c) => c.differences);
+    assert.equal(bad.length, 1);
+    assert.match(bad[0], /^1-1 \(e_0001 attempt 1\): provider billed \d+\+\d+ tokens, ledger ok \d+\+\d+/);
   } finally {
     fake.batch.expireAfter = null;
   }

@@ -15,6 +15,7 @@ import { createExecActivities } from '../activities/generation/execActivities.ts
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
 import { createBatchActivities } from '../activities/batch/batchActivities.ts';
 import { closeBatchStores } from '../activities/batch/store.ts';
+import { createBatchExecActivities } from '../activities/batch/batchExecActivities.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
 import { createPipelineDefaultActivities, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
 import { projectRoot } from '../activities/paths.ts';
@@ -80,7 +81,7 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
     // The generation and pipeline exec activities share one oracle (one sandbox pool, one cache handle): two would double the fork servers.
     create: () => {
       const oracle = lazyOracle();
-      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }) }, close: oracle.close };
+      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }), ...createBatchExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
   { queue: 'default', name: 'pipeline:default', create: () => ({ activities: createPipelineDefaultActivities() }) },

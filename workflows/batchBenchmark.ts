@@ -15,6 +15,7 @@
 import { ActivityFailure, ApplicationFailure, continueAsNew, proxyActivities } from '@temporalio/workflow';
 import { runBatchRound } from './batchRound.ts';
 import type { BatchActivities, BatchTally, RoundInput } from '../activities/batch/batchActivities.ts';
+import type { BatchExecActivities } from '../activities/batch/batchExecActivities.ts';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities, FinalizeSummary } from '../activities/generation/execActivities.ts';
 import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
@@ -39,6 +40,7 @@ export interface BatchBenchmarkResult {
 export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchBenchmarkResult> {
   const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
+  const judge = proxyActivities<BatchExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const s = input.generator.settings;
   const base = (round: number): RoundInput => ({ runId: input.runId, runDir: input.runDir, round, source: input.source, settings: s, promptId: input.generator.promptId, maxAttempts: input.maxAttempts, budget: input.budget });
@@ -57,13 +59,9 @@ export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchB
     const pending = await batch.pendingJudgements({ runDir: input.runDir, runId: input.runId });
     for (let i = 0; i < pending.length && infraFault === null; i += input.concurrency) {
       await Promise.all(pending.slice(i, i + input.concurrency).map(async (p) => {
-        const parsed = await batch.parseBatched({ runDir: input.runDir, runId: input.runId, source: input.source, entryId: p.entry_id, attemptNo: p.attempt_no });
-        if (!parsed.ok) return;
         try {
-          const gate = await exec.gateEntry({ runId: input.runId, runDir: input.runDir, entryId: p.entry_id, attemptNo: p.attempt_no, task: parsed.task, profile: input.profile });
-          if (gate.accepted) {
-            await batch.recordBatchedEntry({ runDir: input.runDir, runId: input.runId, entryId: p.entry_id, task: gate.task!, settings: s, finishedAt: new Date(Date.now()).toISOString() });
-          }
+          // Parse, gate and (when accepted) write the entry file, on the exec queue: only the outcome comes back.
+          await judge.judgeBatchedEntry({ runDir: input.runDir, runId: input.runId, source: input.source, entryId: p.entry_id, attemptNo: p.attempt_no, profile: input.profile, settings: s, finishedAt: new Date(Date.now()).toISOString() });
         } catch (err) {
           // The oracle failed twice: no judgement; the answer stays in the ledger for the next run to gate.
           infraFault ??= failureMessage(err);

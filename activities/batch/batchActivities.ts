@@ -12,7 +12,7 @@
  *  - pollRound: reads the provider's status; harmless to repeat.
  *  - ingestRound: downloads the output and error files, then writes every request's ledger row and marks the
  *    batch ingested in one transaction (all or nothing); a retry after that writes nothing.
- *  - parseBatched / recordBatchedEntry: read the ledger only; never call a provider.
+ *  - judging (batchExecActivities.judgeBatchedEntry, on the exec queue) reads the ledger only; never a provider.
  * Attempts are for the model, as on the real-time path: a request that failed inside the batch (HTTP error,
  * expired, cancelled) is a new try of the same attempt in the next round, at most --max-attempts times.
  */
@@ -283,32 +283,6 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     return { answered, failed: row.request_count - answered, written };
   }
 
-  /** An entry's attempt history from the ledger: each judged answer, then a final provider failure if that ended it. */
-  function history(runDir: string, runId: string, entryId: string): AttemptSummary[] {
-    const calls = batchStoreAt(runPaths(runDir).ledger).entryCalls(runId, PHASE, entryId);
-    const out: AttemptSummary[] = [];
-    for (const c of calls) {
-      if (c.status !== 'ok' || !c.outcome || c.outcome === 'provider_error') continue;
-      out.push({
-        attempt_no: c.attempt_no,
-        outcome: c.outcome as AttemptSummary['outcome'],
-        reasons: c.reasons,
-        model: c.model,
-        usage: { input_tokens: c.input_tokens ?? 0, output_tokens: c.output_tokens ?? 0, reasoning_tokens: c.reasoning_tokens ?? 0 },
-        cost_usd: c.cost_usd,
-        latency_ms: c.latency_ms,
-        reused: false,
-      });
-    }
-    return out;
-  }
-
-  function write(input: { runDir: string; runId: string; entryId: string; status: EntryStatus; task: Task | null; settings: LlmSettings; finishedAt: string; extra?: AttemptSummary }): void {
-    const attempts = history(input.runDir, input.runId, input.entryId);
-    if (input.extra) attempts.push(input.extra);
-    const result: EntryResult = { entry_id: input.entryId, status: input.status, task: input.task, attempts, generator: input.settings.provider, finished_at: input.finishedAt };
-    writeEntryResult(input.runDir, result);
-  }
 
   return {
     async submitRound(input: RoundInput): Promise<SubmitOutcome> {
@@ -373,29 +347,13 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     /** Answers in the ledger not judged yet (ids only: the workflow's history stays small). */
     async pendingJudgements(input: { runDir: string; runId: string }): Promise<{ entry_id: string; attempt_no: number }[]> {
       const calls = ledgerAt(runPaths(input.runDir).ledger).calls(input.runId);
-      return calls.filter((c) => c.phase === PHASE && c.status === 'ok' && c.outcome === null).map((c) => ({ entry_id: c.entry_id, attempt_no: c.attempt_no }));
+      // Also an accepted answer whose entry file was never written (killed between the judgement and the file):
+      // it is judged again from the ledger, as the real-time path does, never regenerated.
+      const unwritten = (c: { entry_id: string; outcome: string | null }) => c.outcome === 'accepted' && readEntryResult(input.runDir, c.entry_id)?.status !== 'accepted';
+      return calls.filter((c) => c.phase === PHASE && c.status === 'ok' && (c.outcome === null || unwritten(c))).map((c) => ({ entry_id: c.entry_id, attempt_no: c.attempt_no }));
     },
 
     /** Parses a stored answer (never calls a provider); a malformed one is judged parse_error here. */
-    async parseBatched(input: { runDir: string; runId: string; source: EntrySource; entryId: string; attemptNo: number }): Promise<{ ok: true; task: Task } | { ok: false; error: string }> {
-      const ledger = ledgerAt(runPaths(input.runDir).ledger);
-      const key = { run_id: input.runId, phase: PHASE, entry_id: input.entryId, attempt_no: input.attemptNo };
-      const stored = ledger.storedResponse(key);
-      const entry = registry(input.source).entries.get(input.entryId);
-      if (!stored || !entry) throw new InvalidInputError(`no stored answer for ${input.entryId} attempt ${input.attemptNo}`);
-      const parsed = parseEntryResponse(stored.text, entry);
-      if (!parsed.ok) {
-        ledger.judge(key, 'parse_error', [parsed.error]);
-        return { ok: false, error: parsed.error };
-      }
-      return { ok: true, task: parsed.value };
-    },
-
-    /** An accepted entry's file (task as the gate returned it; history from the ledger). */
-    async recordBatchedEntry(input: { runDir: string; runId: string; entryId: string; task: Task; settings: LlmSettings; finishedAt: string }): Promise<void> {
-      write({ ...input, status: 'accepted' });
-    },
-
     /**
      * After the last round: every entry without a final file gets one (rejected after its attempts, provider_error
      * after --max-attempts failed requests, budget_exhausted when the cap refused it), and the tally.
@@ -428,7 +386,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
           continue;
         }
         tally[status] += 1;
-        write({ runDir: input.runDir, runId: input.runId, entryId: entry.entry_id, status, task: null, settings: input.settings, finishedAt: input.finishedAt, extra });
+        writeBatchedEntry({ runDir: input.runDir, runId: input.runId, entryId: entry.entry_id, status, task: null, settings: input.settings, finishedAt: input.finishedAt, extra });
       }
       return tally;
     },
@@ -436,3 +394,44 @@ export function createBatchActivities(deps: BatchActivityDeps) {
 }
 export type BatchActivities = ReturnType<typeof createBatchActivities>;
 
+/** An entry's attempt history from the ledger: each judged answer, then a final provider failure if that ended it. */
+function history(runDir: string, runId: string, entryId: string): AttemptSummary[] {
+  const calls = batchStoreAt(runPaths(runDir).ledger).entryCalls(runId, PHASE, entryId);
+  const out: AttemptSummary[] = [];
+  for (const c of calls) {
+    if (c.status !== 'ok' || !c.outcome || c.outcome === 'provider_error') continue;
+    out.push({
+      attempt_no: c.attempt_no,
+      outcome: c.outcome as AttemptSummary['outcome'],
+      reasons: c.reasons,
+      model: c.model,
+      usage: { input_tokens: c.input_tokens ?? 0, output_tokens: c.output_tokens ?? 0, reasoning_tokens: c.reasoning_tokens ?? 0 },
+      cost_usd: c.cost_usd,
+      latency_ms: c.latency_ms,
+      reused: false,
+    });
+  }
+  return out;
+}
+
+export function writeBatchedEntry(input: { runDir: string; runId: string; entryId: string; status: EntryStatus; task: Task | null; settings: LlmSettings; finishedAt: string; extra?: AttemptSummary }): void {
+  const attempts = history(input.runDir, input.runId, input.entryId);
+  if (input.extra) attempts.push(input.extra);
+  const result: EntryResult = { entry_id: input.entryId, status: input.status, task: input.task, attempts, generator: input.settings.provider, finished_at: input.finishedAt };
+  writeEntryResult(input.runDir, result);
+}
+
+/** Parses a stored answer (never calls a provider); a malformed one is judged parse_error in the ledger. */
+export function parseStoredEntry(input: { runDir: string; runId: string; source: EntrySource; entryId: string; attemptNo: number }): { ok: true; task: Task } | { ok: false; error: string } {
+  const ledger = ledgerAt(runPaths(input.runDir).ledger);
+  const key = { run_id: input.runId, phase: PHASE, entry_id: input.entryId, attempt_no: input.attemptNo };
+  const stored = ledger.storedResponse(key);
+  const entry = registry(input.source).entries.get(input.entryId);
+  if (!stored || !entry) throw new InvalidInputError(`no stored answer for ${input.entryId} attempt ${input.attemptNo}`);
+  const parsed = parseEntryResponse(stored.text, entry);
+  if (!parsed.ok) {
+    ledger.judge(key, 'parse_error', [parsed.error]);
+    return { ok: false, error: parsed.error };
+  }
+  return { ok: true, task: parsed.value };
+}

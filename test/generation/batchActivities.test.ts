@@ -13,6 +13,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-ser
 import { createBatchActivities, type RoundInput } from '../../activities/batch/batchActivities.ts';
 import { closeBatchStores, readBatchRows } from '../../activities/batch/store.ts';
 import { closeLedgers, ledgerAt } from '../../activities/ledger/ledger.ts';
+import { writeEntryResult } from '../../activities/generation/runFiles.ts';
 import { writeRegistry } from '../temporal/genSupport.ts';
 import { formatBatches, inFlight } from '../../cli/commands/batchStatus.ts';
 import { checkBatchesAgainstProvider } from '../../activities/batch/verify.ts';
@@ -66,10 +67,15 @@ test('expired requests: error rows, the same attempt again next round, provider_
     assert.equal(calls.length, 3 + 2);
     assert.ok(calls.every((c) => c.attempt_no === 1), 'failures are tries of the same attempt');
     assert.match(calls.find((c) => c.status === 'error')!.error!, /batch_expired/);
+    // Answers not judged yet, and an accepted one whose entry file was never written (killed in between), are pending.
+    assert.deepEqual((await a.pendingJudgements({ runDir: r1.runDir, runId: 'expiry' })).map((p) => p.entry_id).sort(), ['e_0001', 'e_0002']);
+    ledgerAt(join(r1.runDir, 'ledger.sqlite')).judge({ run_id: 'expiry', phase: 'entry', entry_id: 'e_0001', attempt_no: 1 }, 'accepted', []);
+    assert.deepEqual((await a.pendingJudgements({ runDir: r1.runDir, runId: 'expiry' })).map((p) => p.entry_id).sort(), ['e_0001', 'e_0002']);
+    writeEntryResult(r1.runDir, { entry_id: 'e_0001', status: 'accepted', task: null, attempts: [], generator: 'openai', finished_at: '2026-12-02T00:00:00Z' });
+    assert.deepEqual((await a.pendingJudgements({ runDir: r1.runDir, runId: 'expiry' })).map((p) => p.entry_id), ['e_0002']);
     const tally = await a.finishEntries({ ...round('expiry', 4), finishedAt: '2026-12-02T00:00:00Z', budgetStopped: false });
-    // e_0001 and e_0002 were answered (not judged here: no gate), e_0003 expired twice.
-    assert.equal(tally.provider_error, 1);
-    assert.equal(tally.unfinished, 2);
+    // e_0001 accepted (its file), e_0002 answered and not judged here (no gate), e_0003 expired twice.
+    assert.deepEqual([tally.accepted, tally.provider_error, tally.unfinished], [1, 1, 1]);
     // Billed: the answered requests only.
     const ids = new Set(readBatchRows(join(r1.runDir, 'ledger.sqlite'), 'expiry').map((b) => b.batch_id));
     assert.equal(fake.log.filter((l) => l.batch_id && ids.has(l.batch_id)).length, calls.filter((c) => c.status === 'ok').length);

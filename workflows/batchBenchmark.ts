@@ -32,6 +32,9 @@ export interface BatchBenchmarkInput extends Omit<BuildBenchmarkInput, 'offset' 
   budgetStopped?: boolean;
 }
 
+/** Answers judged per activity call. */
+const JUDGE_CHUNK = 100;
+
 export interface BatchBenchmarkResult {
   tally: BatchTally & { rounds: number; infra_fault: string | null };
   finalize: FinalizeSummary | null;
@@ -57,16 +60,14 @@ export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchB
     const sub = budgetStopped ? { batch_id: null, requests: 0, budget_refused: 0 } : await runBatchRound(batch, base(round), { firstMs: input.pollFirstMs, maxMs: input.pollMaxMs });
     if (sub.budget_refused > 0) budgetStopped = true;
     const pending = await batch.pendingJudgements({ runDir: input.runDir, runId: input.runId });
-    for (let i = 0; i < pending.length && infraFault === null; i += input.concurrency) {
-      await Promise.all(pending.slice(i, i + input.concurrency).map(async (p) => {
-        try {
-          // Parse, gate and (when accepted) write the entry file, on the exec queue: only the outcome comes back.
-          await judge.judgeBatchedEntry({ runDir: input.runDir, runId: input.runId, source: input.source, entryId: p.entry_id, attemptNo: p.attempt_no, profile: input.profile, settings: s, finishedAt: new Date(Date.now()).toISOString() });
-        } catch (err) {
-          // The oracle failed twice: no judgement; the answer stays in the ledger for the next run to gate.
-          infraFault ??= failureMessage(err);
-        }
-      }));
+    // Judged in chunks (parse, gate, write: on the exec queue, only counts come back), one activity per chunk.
+    for (let i = 0; i < pending.length && infraFault === null; i += JUDGE_CHUNK) {
+      try {
+        await judge.judgeBatchedChunk({ runDir: input.runDir, runId: input.runId, source: input.source, profile: input.profile, settings: s, finishedAt: new Date(Date.now()).toISOString(), items: pending.slice(i, i + JUDGE_CHUNK), concurrency: input.concurrency });
+      } catch (err) {
+        // The oracle failed twice: no judgement; the answers stay in the ledger for the next run to gate.
+        infraFault ??= failureMessage(err);
+      }
     }
     if (!sub.batch_id && pending.length === 0) break;
   }

@@ -7,7 +7,7 @@
 import type { LlmSettings } from '../../core/generation/types.ts';
 import type { EntrySource } from '../generation/defaultActivities.ts';
 import { createExecActivities, type ExecActivityDeps } from '../generation/execActivities.ts';
-import { toTemporalFailure } from '../generation/temporalErrors.ts';
+import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
 import { parseStoredEntry, writeBatchedEntry } from './batchActivities.ts';
 
 export interface JudgeBatchedInput {
@@ -22,9 +22,27 @@ export interface JudgeBatchedInput {
   finishedAt: string;
 }
 
+export type JudgeChunkInput = Omit<JudgeBatchedInput, 'entryId' | 'attemptNo'> & { items: { entry_id: string; attempt_no: number }[]; concurrency: number };
+
 export function createBatchExecActivities(deps: ExecActivityDeps) {
   const exec = createExecActivities(deps);
-  return {
+  const acts = {
+    /**
+     * A chunk of answers judged in one activity, `concurrency` at a time: a round of thousands of answers costs the
+     * workflow a few events per chunk instead of per entry (51,200 events bound one workflow history). Judging is
+     * idempotent, so a retried chunk judges its answers again without paying anything.
+     */
+    async judgeBatchedChunk(input: JudgeChunkInput): Promise<Record<'accepted' | 'rejected' | 'parse_error', number>> {
+      const counts = { accepted: 0, rejected: 0, parse_error: 0 };
+      return withHeartbeat(async () => {
+        for (let i = 0; i < input.items.length; i += Math.max(1, input.concurrency)) {
+          const outs = await Promise.all(input.items.slice(i, i + Math.max(1, input.concurrency)).map((it) => acts.judgeBatchedEntry({ ...input, entryId: it.entry_id, attemptNo: it.attempt_no })));
+          for (const o of outs) counts[o.outcome] += 1;
+        }
+        return counts;
+      });
+    },
+
     async judgeBatchedEntry(input: JudgeBatchedInput): Promise<{ outcome: 'accepted' | 'rejected' | 'parse_error' }> {
       let parsed: ReturnType<typeof parseStoredEntry>;
       try {
@@ -40,5 +58,6 @@ export function createBatchExecActivities(deps: ExecActivityDeps) {
       return { outcome: 'accepted' };
     },
   };
+  return acts;
 }
 export type BatchExecActivities = ReturnType<typeof createBatchExecActivities>;

@@ -13,6 +13,9 @@ import { createEmbedActivities } from '../activities/embeddings/sweepActivities.
 import { createDefaultActivities } from '../activities/generation/defaultActivities.ts';
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
+import { createBatchActivities } from '../activities/batch/batchActivities.ts';
+import { closeBatchStores } from '../activities/batch/store.ts';
+import { createBatchExecActivities } from '../activities/batch/batchExecActivities.ts';
 import { closeLedgers } from '../activities/ledger/ledger.ts';
 import { createPipelineCoordinator, createPipelineExecActivities } from '../activities/pipeline/pipelineActivities.ts';
 import { projectRoot } from '../activities/paths.ts';
@@ -81,13 +84,14 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   { queue: 'embed', name: 'embeddings', create: (d) => { const a = createEmbedActivities(d); return { activities: a, close: a.closeEmbedResources }; } },
   { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
   { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
+  { queue: 'llm', name: 'generation:batch', create: (d) => ({ activities: createBatchActivities({ env: d.env }), close: closeBatchStores }) },
   {
     queue: 'exec',
     name: 'generation:exec',
     // The generation and pipeline exec activities share one oracle (one sandbox pool, one cache handle): two would double the fork servers.
     create: () => {
       const oracle = lazyOracle();
-      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }) }, close: oracle.close };
+      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }), ...createBatchExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
   PIPELINE_COORDINATOR,

@@ -8,3 +8,5 @@ export * from './buildEntry.ts';
 export * from './buildBenchmark.ts';
 export * from './embedSweep.ts';
 export * from './runPipeline.ts';
+export * from './batchBenchmark.ts';
+export * from './batchRegistry.ts';

@@ -58,44 +58,70 @@ const openaiClient = async (e: ProviderEnv) => {
   return new OpenAISdk({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
 };
 
+/**
+ * The request bodies of the OpenAI endpoints, one definition for the real-time call and for a batch's input
+ * line (activities/batch), so a batched request is the same request.
+ */
+export function chatCompletionsBody(s: LlmSettings, m: PromptMessages): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  return {
+    model: s.model,
+    messages: [
+      { role: 'system', content: m.system },
+      { role: 'user', content: m.user },
+    ],
+    response_format: { type: 'json_object' },
+    max_completion_tokens: s.max_output_tokens,
+    ...(s.reasoning_effort ? { reasoning_effort: s.reasoning_effort as OpenAI.ReasoningEffort } : {}),
+  };
+}
+
+export function responsesBody(s: LlmSettings, m: PromptMessages): OpenAI.Responses.ResponseCreateParamsNonStreaming {
+  return {
+    model: s.model,
+    instructions: m.system,
+    input: m.user,
+    text: { format: { type: 'json_object' } },
+    max_output_tokens: s.max_output_tokens,
+    ...(s.reasoning_effort ? { reasoning: { effort: s.reasoning_effort as OpenAI.ReasoningEffort } } : {}),
+  };
+}
+
+/** A chat completion's text and usage (output includes reasoning). */
+export function chatCompletionsReply(r: Pick<OpenAI.ChatCompletion, 'choices' | 'model' | 'usage'>): LlmReply {
+  const u = r.usage;
+  return {
+    text: r.choices[0]?.message?.content ?? '',
+    model: r.model,
+    usage: {
+      input_tokens: u?.prompt_tokens ?? 0,
+      output_tokens: u?.completion_tokens ?? 0,
+      reasoning_tokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
+    },
+  };
+}
+
+/**
+ * A response's text and usage. `output_text` is the SDK's convenience; a raw body (a batch output line) has only
+ * `output`, whose message parts are joined the same way.
+ */
+export function responsesReply(r: Pick<OpenAI.Responses.Response, 'model' | 'usage' | 'output'> & { output_text?: string }): LlmReply {
+  const u = r.usage;
+  const text = r.output_text ?? r.output.flatMap((o) => (o.type === 'message' ? o.content.map((c) => (c.type === 'output_text' ? c.text : '')) : [])).join('');
+  return {
+    text,
+    model: r.model,
+    usage: { input_tokens: u?.input_tokens ?? 0, output_tokens: u?.output_tokens ?? 0, reasoning_tokens: u?.output_tokens_details?.reasoning_tokens ?? 0 },
+  };
+}
+
 const CALLERS: Record<string, Caller> = {
   async 'openai/chat.completions'(s, m, e) {
-    const r = await (await openaiClient(e)).chat.completions.create({
-      model: s.model,
-      messages: [
-        { role: 'system', content: m.system },
-        { role: 'user', content: m.user },
-      ],
-      response_format: { type: 'json_object' },
-      max_completion_tokens: s.max_output_tokens,
-      ...(s.reasoning_effort ? { reasoning_effort: s.reasoning_effort as OpenAI.ReasoningEffort } : {}),
-    });
-    const u = r.usage;
-    return {
-      text: r.choices[0]?.message?.content ?? '',
-      model: r.model,
-      usage: {
-        input_tokens: u?.prompt_tokens ?? 0,
-        output_tokens: u?.completion_tokens ?? 0,
-        reasoning_tokens: u?.completion_tokens_details?.reasoning_tokens ?? 0,
-      },
-    };
+    const r = await (await openaiClient(e)).chat.completions.create(chatCompletionsBody(s, m));
+    return chatCompletionsReply(r);
   },
   async 'openai/responses'(s, m, e) {
-    const r = await (await openaiClient(e)).responses.create({
-      model: s.model,
-      instructions: m.system,
-      input: m.user,
-      text: { format: { type: 'json_object' } },
-      max_output_tokens: s.max_output_tokens,
-      ...(s.reasoning_effort ? { reasoning: { effort: s.reasoning_effort as OpenAI.ReasoningEffort } } : {}),
-    });
-    const u = r.usage;
-    return {
-      text: r.output_text ?? '',
-      model: r.model,
-      usage: { input_tokens: u?.input_tokens ?? 0, output_tokens: u?.output_tokens ?? 0, reasoning_tokens: u?.output_tokens_details?.reasoning_tokens ?? 0 },
-    };
+    const r = await (await openaiClient(e)).responses.create(responsesBody(s, m));
+    return responsesReply(r);
   },
   async 'anthropic/messages'(s, m, e) {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');

@@ -3,9 +3,11 @@ import { resolveRunDir } from '../../activities/paths.ts';
 import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { runPaths } from '../../activities/generation/runFiles.ts';
 import { writeEmbeddingAudit, type EmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
+import { formatBatches, inFlight, readBatches } from './batchStatus.ts';
 
 /** Plain fixed-width table: numbers right-aligned. */
 function table(headers: string[], rows: (string | number)[][]): string {
@@ -77,22 +79,36 @@ export function registerAudit(program: Command): void {
     .argument('<run>', 'run id (under runs/) or run directory')
     .option('--entries', 'also print the per-entry table')
     .option('--json', 'print the audit as JSON instead of tables')
-    .action((run: string, opts: { entries?: boolean; json?: boolean }) => {
+    .option('--check-batches', "read every ingested provider batch's output and error files again and compare them with the ledger, request by request (needs the provider's API key)")
+    .action(async (run: string, opts: { entries?: boolean; json?: boolean; checkBatches?: boolean }) => {
       const runDir = resolveRunDir(run);
       const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
       const embedding = writeEmbeddingAudit(runDir);
-      if (!generation && !embedding) {
+      // Provider batches (generate --batch): ingested ones are in the ledger rows above, from their output and error
+      // files; the ones still in flight are listed with the most they can add.
+      const batches = readBatches(runDir);
+      if (!generation && !embedding && !batches.length) {
         throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
       }
       if (opts.json) {
-        console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));
+        console.log(JSON.stringify({ generation: generation?.audit ?? null, batches: batches.map(({ requests: _r, ...b }) => b), batches_in_flight: inFlight(batches).length, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));
       } else {
         const parts: string[] = [];
         if (generation) parts.push(formatAudit(generation.audit, { entries: !!opts.entries }));
+        if (batches.length) parts.push(formatBatches(runDir));
         if (embedding) parts.push(formatEmbeddingAudit(embedding));
         console.log(parts.join('\n\n'));
       }
+      if (opts.checkBatches) {
+        const { checkBatchesAgainstProvider } = await import('../../activities/batch/verify.ts');
+        const checks = await checkBatchesAgainstProvider(runDir, basename(runDir), process.env);
+        const bad = checks.flatMap((c) => c.differences.map((d) => `${c.batch_id} (${c.round}): ${d}`));
+        const total = checks.reduce((s, c) => s + c.cost_usd, 0);
+        console.log(`\nprovider files of ${checks.length} ingested batches: ${checks.reduce((s, c) => s + c.answered, 0)} answered requests, $${total.toFixed(6)} at batch prices; ${bad.length ? `${bad.length} differences from the ledger:` : 'the ledger matches them request by request'}`);
+        for (const b of bad) console.log(`  ${b}`);
+        if (bad.length) process.exitCode = 1;
+      }
       const files = [...(generation?.files ?? []), ...(embedding?.rows.length ? [embedding.file] : [])];
-      console.error(`\nwrote ${files.join(', ')}`);
+      if (files.length) console.error(`\nwrote ${files.join(', ')}`);
     });
 }

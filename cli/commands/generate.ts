@@ -20,6 +20,7 @@ import { ENDPOINTS, GENERATOR_KINDS, LLM_PROVIDERS, LlmSettings, type LlmProvide
 import { DOMAINS } from '../../schemas/task.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { generateRegistry } from '../../workflows/generateRegistry.ts';
+import { batchRegistry } from '../../workflows/batchRegistry.ts';
 import { benchmarkWorkflowId, registryWorkflowId, type GeneratorSpec } from '../../workflows/generationTypes.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
 import { formatAudit } from './audit.ts';
@@ -27,8 +28,10 @@ import { CliError } from '../errors.ts';
 import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
+import { runBatchBenchmark } from './generateBatch.ts';
+import { loadBatchPriceTable } from '../../activities/batch/prices.ts';
 
-interface CommonOpts {
+export interface CommonOpts {
   run: string;
   worker: boolean;
   ui: boolean;
@@ -78,7 +81,7 @@ const budgetOf = (o: CommonOpts) => {
 };
 
 /** The in-process worker serves every queue a generation run uses. */
-const temporalOpts = (o: CommonOpts, runDir: string) => ({
+export const temporalOpts = (o: CommonOpts, runDir: string) => ({
   worker: o.worker,
   logFile: temporalLogFile(runDir),
   ui: o.ui,
@@ -114,12 +117,14 @@ export function registerGenerate(program: Command): void {
     .option('--per-domain <n>', 'triples to ask for per domain', '100')
     .option('--domains <list>', 'comma-separated domains', DOMAINS.join(','))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'registry.v1')
-    .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string }) => {
+    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai; see docs/batch.md)')
+    .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string; batch?: boolean }) => {
       const settings = llmSettings(o.provider, o);
+      if (o.batch) checkBatchSettings(settings);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
-        startOrAttach(client, generateRegistry, {
+        startOrAttach(client, o.batch ? batchRegistry : generateRegistry, {
           taskQueue: queues.default,
           workflowId: registryWorkflowId(runId),
           args: [{ runId, runDir, settings, promptId: o.prompt, domains: o.domains.split(',').map((d) => d.trim()).filter(Boolean), perDomain: Number(o.perDomain), maxAttempts: Number(o.maxAttempts), queues, budget: budgetOf(o), providerPatienceMs: patienceMs(o) }],
@@ -141,7 +146,8 @@ export function registerGenerate(program: Command): void {
     .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
     .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
-    .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
+    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai; see docs/batch.md)")
+    .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string; batch?: boolean }) => {
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       if (o.generator === 'mechanical') {
@@ -155,6 +161,7 @@ export function registerGenerate(program: Command): void {
         return;
       }
       const generator: GeneratorSpec = { kind: 'llm', settings: llmSettings(o.generator, o), promptId: o.prompt };
+      if (o.batch) checkBatchSettings(generator.settings);
       const source = { kind: 'registry' as const, path: adoptRegistry(runDir, o.registry) };
       const manifest = {
         generator: { ...generator.settings, prompt_id: generator.promptId },
@@ -164,6 +171,10 @@ export function registerGenerate(program: Command): void {
         prices_version: loadPriceTable().version,
         source,
       };
+      if (o.batch) {
+        await runBatchBenchmark({ o, runDir, runId, source, generator, manifest, budget: budgetOf(o), temporal: temporalOpts(o, runDir) });
+        return;
+      }
       const result = await withTemporal(temporalOpts(o, runDir), (client, queues) =>
         startOrAttach(client, buildBenchmark, {
           taskQueue: queues.default,
@@ -189,6 +200,12 @@ export function registerGenerate(program: Command): void {
         process.exitCode = EXIT_CODES.unfinished;
       }
     });
+}
+
+/** --batch needs a provider whose batch API generation uses, and a batch price: refused before anything starts. */
+function checkBatchSettings(s: LlmSettings): void {
+  if (s.provider !== 'openai') throw new CliError(`--batch: generation uses openai's Batch API only so far (got ${s.provider}); run without --batch`, EXIT_CODES.usage);
+  if (!hasPrice(loadBatchPriceTable(), s.provider, s.model)) throw new CliError(`--batch: data/prices.json has no batch price for "${s.provider}/${s.model}" (under "batch" → "models"): add it first`, EXIT_CODES.usage);
 }
 
 /** Puts the registry into the run (so the run is self-contained); refuses to replace a different one. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { projectRoot } from '../../activities/paths.ts';
 import { listRuns } from '../../activities/runStatus.ts';
+import { inFlight, readBatches } from './batchStatus.ts';
 
 export function registerRuns(program: Command): void {
   program
@@ -11,7 +12,8 @@ export function registerRuns(program: Command): void {
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ execretrieval runs\n  default   benchmark   complete             build embed score report   2026-12-01T09:18:44Z\n\nExit codes: 0 (also when there are no runs).')
     .action((opts: { dir: string; json?: boolean }) => {
-      const runs = listRuns(opts.dir);
+      // Provider batches still in flight (generate --batch): requests at the provider, not yet in the ledger.
+      const runs = listRuns(opts.dir).map((r) => ({ ...r, batches_in_flight: inFlight(readBatches(join(opts.dir, r.run_id))).length }));
       if (opts.json) {
         console.log(JSON.stringify({ runs }, null, 2));
         return;
@@ -23,7 +25,8 @@ export function registerRuns(program: Command): void {
       const w = Math.max(...runs.map((r) => r.run_id.length));
       for (const r of runs) {
         const done = r.stages.filter((s) => s.done).map((s) => s.stage).join(' ') || '-';
-        console.log(`${r.run_id.padEnd(w)}  ${r.kind.padEnd(10)}  ${r.status.padEnd(20)}  ${done.padEnd(26)}  ${r.updated.replace(/\.\d+Z$/, 'Z')}`);
+        const batches = r.batches_in_flight ? `  ${r.batches_in_flight} provider batch${r.batches_in_flight > 1 ? 'es' : ''} in flight` : '';
+        console.log(`${r.run_id.padEnd(w)}  ${r.kind.padEnd(10)}  ${r.status.padEnd(20)}  ${done.padEnd(26)}  ${r.updated.replace(/\.\d+Z$/, 'Z')}${batches}`);
       }
     });
 }

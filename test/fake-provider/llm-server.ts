@@ -15,10 +15,13 @@
  * it with that status (a 429 with Retry-After: 1), scripted or not, as a provider-wide 429 storm or 5xx outage
  * does; the scripts resume after it. Registry prompts ("Propose N distinct functions in the domain D") get N
  * distinct triples for D. Every request is logged with the usage it reported, so tests can compute the
- * expected audit totals independently of the code under test.
+ * expected audit totals independently of the code under test. The providers' batch APIs (OpenAI's files and
+ * batches, Anthropic's Message Batches) are in batch-api.ts: a batch answers each of its requests through the same
+ * scripts, logged with its batch_id and custom_id.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBatchApi, type FakeBatchApi } from './batch-api.ts';
 
 export type ScriptKind = 'good' | 'malformed' | 'gate_fail' | 'max_usage' | '429' | '500' | '503' | '400';
 
@@ -34,6 +37,9 @@ export interface LoggedRequest {
   prompt: string;
   /** Billed usage as this provider defines it: output includes reasoning. Null for HTTP errors. */
   usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number } | null;
+  /** Set when the request was answered inside a provider batch (see batch-api.ts): billed at batch prices. */
+  batch_id?: string;
+  custom_id?: string;
 }
 
 export interface FakeLlmServer {
@@ -54,6 +60,8 @@ export interface FakeLlmServer {
   outage(ms: number, status?: 429 | 500 | 503): void;
   /** When the outage window closes (ms since the epoch); 0 while armed and not yet opened, or with none. */
   readonly outageEndsAt: number;
+  /** The providers' batch APIs (OpenAI Batch API, Anthropic Message Batches): delay, expiry, the batches made. */
+  batch: FakeBatchApi;
   close(): Promise<void>;
 }
 
@@ -141,10 +149,30 @@ function answerText(subject: string | null, prompt: string, kind: ScriptKind): s
   return 'Here is the entry:\n```json\n' + JSON.stringify(goodEntry(name), null, 1) + '\n```\n';
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Which provider and endpoint a real-time route is, with the model and the prompt text it carries. */
+export function requestOf(method: string, pathname: string, body: any): { provider: LoggedRequest['provider']; endpoint: string; model: string; prompt: string } | null {
+  if (method !== 'POST') return null;
+  if (pathname === '/v1/chat/completions') {
+    return { provider: 'openai', endpoint: 'chat.completions', model: body.model, prompt: (body.messages as { content: string }[]).map((m) => m.content).join('\n') };
+  }
+  if (pathname === '/v1/responses') {
+    return { provider: 'openai', endpoint: 'responses', model: body.model, prompt: `${body.instructions ?? ''}\n${typeof body.input === 'string' ? body.input : JSON.stringify(body.input)}` };
+  }
+  if (pathname === '/v1/messages') {
+    const content = (m: { content: unknown }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+    return { provider: 'anthropic', endpoint: 'messages', model: body.model, prompt: `${typeof body.system === 'string' ? body.system : JSON.stringify(body.system)}\n${(body.messages as { content: unknown }[]).map(content).join('\n')}` };
+  }
+  if (/^\/v1beta\/models\/[^/:]+:generateContent$/.test(pathname)) {
+    const prompt = (JSON.stringify(body.systemInstruction ?? '') + '\n' + JSON.stringify(body.contents)).replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    return { provider: 'gemini', endpoint: 'generateContent', model: pathname.split('/')[3].split(':')[0], prompt };
+  }
+  return null;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -196,88 +224,99 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const log: LoggedRequest[] = [];
   const state = { delayMs: 0, inflight: 0, outageUntil: 0, outageStatus: 429, outageArmedMs: 0 };
 
+  /** The next scripted kind for this prompt (an open outage window overrides the script). */
+  function nextKind(prompt: string): ScriptKind {
+    const subject = subjectOf(prompt);
+    const queue = subject ? scripts.get(subject) : undefined;
+    if (state.outageArmedMs) {
+      state.outageUntil = Date.now() + state.outageArmedMs;
+      state.outageArmedMs = 0;
+    }
+    const inOutage = Date.now() < state.outageUntil;
+    return inOutage ? (String(state.outageStatus) as ScriptKind) : (queue?.shift() ?? 'good');
+  }
+
+  /**
+   * One request's answer, logged with its billed usage: the real-time routes send it, the batch routes put it
+   * into an output or error file (`batch` names the batch and the request's custom_id there).
+   */
+  function answer(
+    provider: LoggedRequest['provider'], endpoint: string, model: string, body: any, prompt: string, kind: ScriptKind,
+    batch: { batch_id: string; custom_id: string } | null,
+  ): { status: number; body: unknown; headers: Record<string, string> } {
+    const subject = subjectOf(prompt);
+    const at = batch ?? {};
+    if (kind === '429' || kind === '500' || kind === '503' || kind === '400') {
+      const status = Number(kind);
+      log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt, ...at });
+      // A 429 says when to come back, as the providers do.
+      return { status, body: ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`), headers: status === 429 ? { 'retry-after': '1' } : {} };
+    }
+    const text = answerText(subject, prompt, kind === 'max_usage' ? 'good' : kind);
+    const max = kind === 'max_usage' ? maxBilling(endpoint, body) : null;
+    const input = max ? max.input_tokens : fakeTokens(prompt.length);
+    // Anthropic reports thinking inside output_tokens; the others report reasoning apart from the visible part.
+    const reasoning = max ? (provider === 'anthropic' ? 0 : max.reasoning_tokens) : provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
+    const visible = max ? max.output_tokens - reasoning : fakeTokens(text.length);
+    const usage = { input_tokens: input, output_tokens: visible + reasoning, reasoning_tokens: reasoning };
+    log.push({ provider, endpoint, model, subject, kind, status: 200, usage, prompt, ...at });
+    const n = log.length;
+    if (endpoint === 'chat.completions') {
+      return { status: 200, headers: {}, body: {
+        id: `chatcmpl-${n}`, object: 'chat.completion', created: 1_700_000_000, model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }],
+        usage: { prompt_tokens: input, completion_tokens: visible + reasoning, total_tokens: input + visible + reasoning, completion_tokens_details: { reasoning_tokens: reasoning } },
+      } };
+    }
+    if (endpoint === 'responses') {
+      return { status: 200, headers: {}, body: {
+        id: `resp_${n}`, object: 'response', created_at: 1_700_000_000, model, status: 'completed',
+        output: [{ type: 'message', id: `msg_${n}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+        usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: visible + reasoning, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: input + visible + reasoning },
+      } };
+    }
+    if (endpoint === 'messages') {
+      return { status: 200, headers: {}, body: {
+        id: `msg_${n}`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
+        stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: input, output_tokens: visible },
+      } };
+    }
+    return { status: 200, headers: {}, body: {
+      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+      // Gemini counts thoughts apart from candidates; both are billed.
+      usageMetadata: { promptTokenCount: input, candidatesTokenCount: visible, thoughtsTokenCount: reasoning, totalTokenCount: input + visible + reasoning },
+      modelVersion: model,
+    } };
+  }
+
+  let baseUrl = '';
+  const batches = createBatchApi({ url: () => baseUrl, requestOf, nextKind, answer });
+
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
-      const body = JSON.parse((await readBody(req)) || '{}');
-      let provider: LoggedRequest['provider'];
-      let endpoint: string;
-      let model: string;
-      let prompt: string;
-      if (req.method === 'POST' && url.pathname === '/v1/chat/completions') {
-        [provider, endpoint, model] = ['openai', 'chat.completions', body.model];
-        prompt = (body.messages as { content: string }[]).map((m) => m.content).join('\n');
-      } else if (req.method === 'POST' && url.pathname === '/v1/responses') {
-        [provider, endpoint, model] = ['openai', 'responses', body.model];
-        prompt = `${body.instructions ?? ''}\n${typeof body.input === 'string' ? body.input : JSON.stringify(body.input)}`;
-      } else if (req.method === 'POST' && url.pathname === '/v1/messages') {
-        [provider, endpoint, model] = ['anthropic', 'messages', body.model];
-        prompt = `${typeof body.system === 'string' ? body.system : JSON.stringify(body.system)}\n${(body.messages as { content: unknown }[]).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n')}`;
-      } else if (req.method === 'POST' && /^\/v1beta\/models\/[^/:]+:generateContent$/.test(url.pathname)) {
-        [provider, endpoint, model] = ['gemini', 'generateContent', url.pathname.split('/')[3].split(':')[0]];
-        prompt = JSON.stringify(body.systemInstruction ?? '') + '\n' + JSON.stringify(body.contents);
-        prompt = prompt.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-      } else {
+      const raw = await readRaw(req);
+      if (batches.handle(req, res, url, raw)) return;
+      const body = JSON.parse(raw.toString('utf8') || '{}');
+      const r = requestOf(req.method ?? 'GET', url.pathname, body);
+      if (!r) {
         send(res, 404, { error: { message: `fake server: no route ${req.method} ${url.pathname}` } });
         return;
       }
-      const subject = subjectOf(prompt);
-      const queue = subject ? scripts.get(subject) : undefined;
-      if (state.outageArmedMs) {
-        state.outageUntil = Date.now() + state.outageArmedMs;
-        state.outageArmedMs = 0;
-      }
-      const inOutage = Date.now() < state.outageUntil;
-      const kind: ScriptKind = inOutage ? (String(state.outageStatus) as ScriptKind) : (queue?.shift() ?? 'good');
+      const { provider, endpoint, model, prompt } = r;
+      const kind = nextKind(prompt);
       state.inflight += 1;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       state.inflight -= 1;
-      if (kind === '429' || kind === '500' || kind === '503' || kind === '400') {
-        const status = Number(kind);
-        log.push({ provider, endpoint, model, subject, kind, status, usage: null, prompt });
-        // A 429 says when to come back, as the providers do.
-        send(res, status, ERROR_BODIES[provider](status, `fake ${kind} for ${subject}`), status === 429 ? { 'retry-after': '1' } : {});
-        return;
-      }
-      const text = answerText(subject, prompt, kind === 'max_usage' ? 'good' : kind);
-      const max = kind === 'max_usage' ? maxBilling(endpoint, body) : null;
-      const input = max ? max.input_tokens : fakeTokens(prompt.length);
-      // Anthropic reports thinking inside output_tokens; the others report reasoning apart from the visible part.
-      const reasoning = max ? (provider === 'anthropic' ? 0 : max.reasoning_tokens) : provider === 'anthropic' ? 0 : FAKE_REASONING_TOKENS;
-      const visible = max ? max.output_tokens - reasoning : fakeTokens(text.length);
-      const usage = { input_tokens: input, output_tokens: visible + reasoning, reasoning_tokens: reasoning };
-      log.push({ provider, endpoint, model, subject, kind, status: 200, usage, prompt });
-      if (endpoint === 'chat.completions') {
-        send(res, 200, {
-          id: `chatcmpl-${log.length}`, object: 'chat.completion', created: 1_700_000_000, model,
-          choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }],
-          usage: { prompt_tokens: input, completion_tokens: visible + reasoning, total_tokens: input + visible + reasoning, completion_tokens_details: { reasoning_tokens: reasoning } },
-        });
-      } else if (endpoint === 'responses') {
-        send(res, 200, {
-          id: `resp_${log.length}`, object: 'response', created_at: 1_700_000_000, model, status: 'completed',
-          output: [{ type: 'message', id: `msg_${log.length}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
-          usage: { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: visible + reasoning, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: input + visible + reasoning },
-        });
-      } else if (endpoint === 'messages') {
-        send(res, 200, {
-          id: `msg_${log.length}`, type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
-          stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: input, output_tokens: visible },
-        });
-      } else {
-        send(res, 200, {
-          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-          // Gemini counts thoughts apart from candidates; both are billed.
-          usageMetadata: { promptTokenCount: input, candidatesTokenCount: visible, thoughtsTokenCount: reasoning, totalTokenCount: input + visible + reasoning },
-          modelVersion: model,
-        });
-      }
+      const a = answer(provider, endpoint, model, body, prompt, kind, null);
+      send(res, a.status, a.body, a.headers);
     } catch (err) {
       send(res, 500, { error: { message: `fake server crashed: ${(err as Error).message}` } });
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = url;
   return {
     url,
     env: {
@@ -286,6 +325,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       GEMINI_API_KEY: 'fake-gemini-key', GEMINI_BASE_URL: url,
     },
     log,
+    batch: batches,
     outage: (ms, status = 429) => {
       state.outageArmedMs = ms;
       state.outageUntil = 0;

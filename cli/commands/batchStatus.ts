@@ -1,0 +1,30 @@
+/**
+ * The provider batches of a run, for `generate --batch`, `audit` and `runs`: one line per round (batch id, status,
+ * requests, worst-case cost while in flight), read from the run's ledger (table `batches`). Batches not yet
+ * ingested are in flight: their requests may still be billed, up to the bound shown.
+ */
+import { existsSync } from 'node:fs';
+import { runPaths } from '../../activities/generation/runFiles.ts';
+import { readBatchRows, type BatchRow } from '../../activities/batch/store.ts';
+
+/** Read-only: listing runs or auditing one never writes to its ledger. */
+export function readBatches(runDir: string, runId?: string): BatchRow[] {
+  const path = runPaths(runDir).ledger;
+  return existsSync(path) ? readBatchRows(path, runId) : [];
+}
+
+export function inFlight(rows: readonly BatchRow[]): BatchRow[] {
+  return rows.filter((r) => r.status !== 'ingested');
+}
+
+export function formatBatches(runDir: string, runId?: string): string {
+  const rows = readBatches(runDir, runId);
+  if (!rows.length) return 'provider batches: none';
+  const lines = rows.map((r) =>
+    `  ${r.phase} round ${r.round}: ${r.batch_id ?? '(not created yet)'}  ${r.status}${r.provider_status ? ` (${r.provider_status})` : ''}  ${r.request_count} requests` +
+    (r.status === 'ingested' ? '' : `  in flight: at most $${r.cost_usd_max.toFixed(6)}`),
+  );
+  const open = inFlight(rows);
+  const head = `provider batches: ${rows.length}` + (open.length ? `, ${open.length} in flight (${open.reduce((s, r) => s + r.request_count, 0)} requests, at most $${open.reduce((s, r) => s + r.cost_usd_max, 0).toFixed(6)} more)` : ', none in flight');
+  return [head, ...lines].join('\n');
+}

@@ -5,6 +5,7 @@ import type { GoldCase } from '../../schemas/gold.ts';
 import type { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
 import type { Scored } from '../../core/repo/fusion.ts';
 import { checkOutsideRun, type IndexView } from '../../core/repo/outsideRun.ts';
+import { sameRevision } from '../../core/repo/evidence.ts';
 import type { RunRow } from '../../core/ranking/imported.ts';
 import { readRunFile, type RunFormat } from '../importers/runFile.ts';
 import { textHash } from '../embeddings/cache.ts';
@@ -29,6 +30,8 @@ import type { LoadedIndex } from './indexStore.ts';
 export interface CaseRetriever {
   readonly name: string;
   search(testCase: GoldCase, opts: SearchOptions): Promise<Scored[]>;
+  /** Asks for every case's answer up front (a window of requests in flight), so a bad answer stops the run before any case is scored. */
+  prepare?(cases: readonly GoldCase[]): Promise<void>;
 }
 
 export function indexView(index: LoadedIndex): IndexView {
@@ -51,7 +54,9 @@ export function importedRetriever(name: string, file: string, cases: readonly Go
   const path = resolve(file);
   const rows = readRunFile(path, format);
   const view = indexView(index);
-  const check = checkOutsideRun(rows, cases.map((c) => c.id), view);
+  // Cases pinned to another revision are refused before ranking (evalRun.ts): the file need not rank them.
+  const live = cases.filter((c) => sameRevision(c.repositoryRevision, index.manifest.revision));
+  const check = checkOutsideRun(rows, live.map((c) => c.id), view, { known: cases.map((c) => c.id) });
   if (check.error) throw new Error(`--rankings ${name}=${file}: ${check.error}`);
   return { retriever: filtered(name, check.ranked, view), rows: rows.length, merged: check.merged, sha256: sha256(readFileSync(path)), file: path };
 }
@@ -106,23 +111,38 @@ export function endpointRetriever(opts: EndpointRetrieverOptions): CaseRetriever
     return withRetry(() => postJson(`${url}/index`, key, { corpus, corpus_sha256, index_build_id: opts.index.manifest.index_build_id, revision: opts.index.manifest.revision }), retry, onRetry('index'));
   };
   const name = `endpoint:${e.endpoint_id}`;
+  const answered = new Map<string, Scored[]>();
+  const answer = async (testCase: GoldCase): Promise<Scored[]> => {
+    const known = answered.get(testCase.id);
+    if (known) return known;
+    const cached = opts.cache.get(e.endpoint_id, fp, textHash(testCase.query));
+    let ranked: Scored[];
+    if (cached) ranked = checked(cached, testCase, view, `${name} (${url})`);
+    else {
+      if (e.index) await (indexed ??= sendIndex());
+      const perSearch = (e.price_usd_per_thousand_queries ?? 0) / 1000;
+      const at = { runDir: opts.runDir, sweep_id: 'retrieve' as const, config_id: name, fingerprint: fp, side: 'search', provider: 'endpoint', model: url };
+      const send = () => postJson(`${url}/search`, key, { query_id: testCase.id, query: testCase.query, k: e.k });
+      const body = await withRetry(() => booked(at, [testCase.query], [textHash(testCase.query)], perSearch, send, () => ({ tokens: null, cost_usd: perSearch })), retry, onRetry(testCase.id));
+      const hits = hitsOf(e.endpoint_id, testCase.id, body).slice(0, e.k);
+      // Checked before it is cached: a bad answer is asked again next time rather than replayed.
+      ranked = checked(hits, testCase, view, `${name} (${url})`);
+      opts.cache.put(e.endpoint_id, fp, textHash(testCase.query), hits);
+    }
+    answered.set(testCase.id, ranked);
+    return ranked;
+  };
   return {
     name,
+    async prepare(cases) {
+      let next = 0;
+      const worker = async () => {
+        while (next < cases.length) await answer(cases[next++]);
+      };
+      await Promise.all(Array.from({ length: Math.min(e.concurrency, cases.length) }, worker));
+    },
     async search(testCase, sopts) {
-      let hits = opts.cache.get(e.endpoint_id, fp, textHash(testCase.query));
-      if (!hits) {
-        if (e.index) await (indexed ??= sendIndex());
-        const perSearch = (e.price_usd_per_thousand_queries ?? 0) / 1000;
-        const at = { runDir: opts.runDir, sweep_id: 'retrieve' as const, config_id: name, fingerprint: fp, side: 'search', provider: 'endpoint', model: url };
-        const send = () => postJson(`${url}/search`, key, { query_id: testCase.id, query: testCase.query, k: e.k });
-        const body = await withRetry(() => booked(at, [testCase.query], [textHash(testCase.query)], perSearch, send, () => ({ tokens: null, cost_usd: perSearch })), retry, onRetry(testCase.id));
-        hits = hitsOf(e.endpoint_id, testCase.id, body).slice(0, e.k);
-        // Checked before it is cached: a bad answer is asked again next time rather than replayed.
-        checked(hits, testCase, view, `${name} (${url})`);
-        opts.cache.put(e.endpoint_id, fp, textHash(testCase.query), hits);
-      }
-      const ranked = checked(hits, testCase, view, `${name} (${url})`);
-      return filtered(name, new Map([[testCase.id, ranked]]), view).search(testCase, sopts);
+      return filtered(name, new Map([[testCase.id, await answer(testCase)]]), view).search(testCase, sopts);
     },
   };
 }

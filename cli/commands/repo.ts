@@ -23,6 +23,7 @@ import { loadReplaySource } from '../../activities/repo/replaySource.ts';
 import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
 import { DEFAULT_DENSE_TEXT } from '../../core/repo/denseText.ts';
+import { sameRevision } from '../../core/repo/evidence.ts';
 import { RUN_FORMATS, type RunFormat } from '../../activities/importers/runFile.ts';
 import { endpointRetriever, importedRetriever, type CaseRetriever } from '../../activities/repo/outside.ts';
 import { EndpointCache } from '../../activities/endpoint/cache.ts';
@@ -256,6 +257,8 @@ export function registerRepo(program: Command): void {
         const endpoint = endpointOf(ref, o.endpointConfig ?? []);
         const r = endpointRetriever({ endpoint, index, cache: endpointCache!, env: process.env, runDir: o.out ? resolve(o.out) : resolveRunDir(runId), log }); // its ledger: the run folder's, or --out's
         outside.set(r.name, r);
+        // Every case asked now (a window of e.concurrency searches): a bad answer stops here, before anything is written.
+        await r.prepare?.(gold.cases.filter((c) => sameRevision(c.repositoryRevision, index.manifest.revision)));
         outsideInfo[r.name] = { kind: 'endpoint', endpoint_id: endpoint.endpoint_id, url: endpoint.url, url_env: endpoint.url_env, k: endpoint.k, index: endpoint.index };
       }
       if (requested?.includes('dense') && !index.vectors) throw new Error(`--retrievers dense: index ${o.index} has no vectors (build it with repo index --embedder <config_id>)`);

@@ -71,8 +71,9 @@ const byScoreThenRowId = byScoreThen<{ id: string; score: number }>((r) => r.id)
  * `allowEmpty`, for a service that may answer nothing) gold cases without a row. Every kind found goes into the one
  * error line; nothing is ranked from rows that fail.
  */
-export function checkOutsideRun(rows: readonly RunRow[], caseIds: readonly string[], view: IndexView, opts: { allowEmpty?: boolean } = {}): OutsideCheck {
-  const cases = new Set(caseIds);
+export function checkOutsideRun(rows: readonly RunRow[], caseIds: readonly string[], view: IndexView, opts: { allowEmpty?: boolean; known?: readonly string[] } = {}): OutsideCheck {
+  // `known`: every case of the gold set, also those refused for their revision (a row for one is not an error).
+  const cases = new Set([...caseIds, ...(opts.known ?? [])]);
   const unknownCase: string[] = [];
   const unknownId: string[] = [];
   const dup: string[] = [];

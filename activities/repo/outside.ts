@@ -106,7 +106,8 @@ export function endpointRetriever(opts: EndpointRetrieverOptions): CaseRetriever
   let indexed: Promise<unknown> | null = null;
   const sendIndex = () => {
     const chunks = opts.index.chunks;
-    const corpus = chunks.map((c) => ({ corpus_id: c.chunk_id, code: c.text, file: c.file, start_line: c.start_line, end_line: c.end_line, language: c.language, symbols: c.symbols, role: c.role }));
+    // The functional contract's fields (corpus_id, code, function_name), then what a repository search can use.
+    const corpus = chunks.map((c) => ({ corpus_id: c.chunk_id, code: c.text, function_name: c.symbols[0] ?? '', file: c.file, start_line: c.start_line, end_line: c.end_line, language: c.language, symbols: c.symbols, role: c.role }));
     const corpus_sha256 = createHash('sha256').update(JSON.stringify(corpus)).digest('hex');
     return withRetry(() => postJson(`${url}/index`, key, { corpus, corpus_sha256, index_build_id: opts.index.manifest.index_build_id, revision: opts.index.manifest.revision }), retry, onRetry('index'));
   };

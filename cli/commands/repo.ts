@@ -211,6 +211,7 @@ export function registerRepo(program: Command): void {
     .option('--retrievers <list>', `comma-separated, from ${RETRIEVER_KINDS.join(', ')}, endpoint:<id|URL> (a retrieval endpoint, docs/own-retriever.md), none (only --rankings) (default: all available built-ins)`)
     .option('--rankings <name=file>', 'add a retriever from an outside run file: NAME=FILE, rows of (case id, chunk id or file[:lines], score[, rank]) in TREC, CSV, TSV, JSONL, Parquet or Arrow; checked against the index (repeatable)', collect)
     .option('--rankings-format <format>', `format of the --rankings files (default: from the extension, else trec): ${RUN_FORMATS.join(' | ')}`)
+    .option('--endpoint-index', 'send the index\'s chunks to <url>/index before the first search (a URL endpoint; registry entries say "index": true)')
     .option('--endpoint-config <file>', 'retrieval endpoint registry file ({"endpoints": [...]}) for endpoint:<id> (repeatable)', collect)
     .option('--variants <list>', `comma-separated, from ${Object.keys(VARIANTS).join(', ')}`, 'plain,ctx+rerank')
     .option('--fusion-weights <list>', 'hybrid_weighted weights for bm25,symbol,dense', '0.5,0.3,0.2')
@@ -222,7 +223,7 @@ export function registerRepo(program: Command): void {
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
     .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; endpointIndex?: boolean; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <run> (the run whose records.jsonl to replay)');
       const index = loadIndex(resolve(o.index));
@@ -254,7 +255,8 @@ export function registerRepo(program: Command): void {
       }
       const endpointCache = endpointRefs.length ? new EndpointCache(retrievalCachePath(process.env)) : null;
       for (const ref of endpointRefs) {
-        const endpoint = endpointOf(ref, o.endpointConfig ?? []);
+        const entry = endpointOf(ref, o.endpointConfig ?? []);
+        const endpoint = o.endpointIndex ? { ...entry, index: true } : entry;
         const r = endpointRetriever({ endpoint, index, cache: endpointCache!, env: process.env, runDir: o.out ? resolve(o.out) : resolveRunDir(runId), log }); // its ledger: the run folder's, or --out's
         outside.set(r.name, r);
         // Every case asked now (a window of e.concurrency searches): a bad answer stops here, before anything is written.

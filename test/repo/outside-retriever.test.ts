@@ -197,6 +197,6 @@ void test.describe('a retrieval endpoint as a live repository retriever', () => 
     const indexed = server.requests.filter((q) => q.path === '/index');
     assert.equal(indexed.length, 1);
     assert.equal(indexed[0].body.corpus.length, chunks.length);
-    assert.deepEqual(Object.keys(indexed[0].body.corpus[0]).sort(), ['code', 'corpus_id', 'end_line', 'file', 'language', 'role', 'start_line', 'symbols']);
+    assert.deepEqual(Object.keys(indexed[0].body.corpus[0]).sort(), ['code', 'corpus_id', 'end_line', 'file', 'function_name', 'language', 'role', 'start_line', 'symbols']);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { GoldCase } from '../../schemas/gold.ts';
 import type { CaseResult, Chunk, RetrievalRecord } from '../../schemas/repoIndex.ts';
 import { startFakeRetrievalServer, type FakeRetrievalServer } from '../fake-provider/retrieval-server.ts';
+import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { FixtureRepo } from './fixtureRepo.ts';
 import { tmpDir } from './helpers.ts';
 import { cli } from './cliHarness.ts';
@@ -182,7 +183,10 @@ void test.describe('a retrieval endpoint as a live repository retriever', () => 
     const again = await evalWith(join(work, 'endpoint-again'), '--retrievers', `endpoint:${server.url}`);
     assert.equal(again.code, 0, again.err);
     assert.equal(server.requests.filter((q) => q.path === '/search').length, 3, 'nothing sent twice');
-    assert.ok(existsSync(join(out, 'ledger.sqlite')), 'each search is a ledger row of the run');
+    const ledger = new EmbeddingLedger(join(out, 'ledger.sqlite'));
+    const rows = ledger.batches('endpoint').filter((x) => x.config_id === name);
+    ledger.close();
+    assert.equal(rows.filter((x) => x.status === 'ok').length, 2, 'each search answered is a ledger row of the run');
   });
 
   test('an answer naming no chunk of the build: one line, exit 2, nothing written; a registry entry with index sends the chunks', async () => {

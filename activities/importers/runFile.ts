@@ -10,9 +10,10 @@ import { StopError, EXIT_CODES } from '../faults.ts';
  *   trec     `qid Q0 docid rank score [tag]` per line (what trec_eval, pytrec_eval, ranx, ir_measures read and write)
  *   csv/tsv  a header line with query_id, corpus_id, score and optionally rank (BEIR's query-id / corpus-id too)
  *   parquet / arrow  the same columns
+ *   jsonl    one object a line with the same fields
  * A file that cannot be read as its format stops the import with one line (exit 2) naming file, line and field.
  */
-export const RUN_FORMATS = ['trec', 'csv', 'tsv', 'parquet', 'arrow'] as const;
+export const RUN_FORMATS = ['trec', 'csv', 'tsv', 'parquet', 'arrow', 'jsonl'] as const;
 export type RunFormat = (typeof RUN_FORMATS)[number];
 
 const usage = (msg: string) => new StopError(msg, EXIT_CODES.usage);
@@ -20,15 +21,18 @@ const usage = (msg: string) => new StopError(msg, EXIT_CODES.usage);
 /** The format a file's extension implies; anything unrecognised is read as a TREC run (`.run`, `.trec`, `.txt`). */
 export function runFormatOf(file: string): RunFormat {
   const ext = extname(file).toLowerCase();
-  if (ext === '.csv' || ext === '.tsv' || ext === '.parquet' || ext === '.arrow') return ext.slice(1) as RunFormat;
+  if (ext === '.csv' || ext === '.tsv' || ext === '.parquet' || ext === '.arrow' || ext === '.jsonl') return ext.slice(1) as RunFormat;
   if (ext === '.feather' || ext === '.ipc') return 'arrow';
   return 'trec';
 }
 
-/** Column names we accept for each field (ours first, then the usual spellings of BEIR, pandas exports and ranx). */
+/**
+ * Column names we accept for each field (ours first, then the usual spellings of BEIR, pandas exports and ranx;
+ * case_id and chunk_id are what a repository run names: `repo eval --rankings`).
+ */
 const COLUMNS = {
-  query_id: ['query_id', 'query-id', 'qid', 'q_id'],
-  corpus_id: ['corpus_id', 'corpus-id', 'docid', 'doc_id', 'doc-id'],
+  query_id: ['query_id', 'query-id', 'qid', 'q_id', 'case_id'],
+  corpus_id: ['corpus_id', 'corpus-id', 'docid', 'doc_id', 'doc-id', 'chunk_id'],
   score: ['score'],
   rank: ['rank'],
 } as const;
@@ -115,6 +119,42 @@ function readColumnar(file: string, table: Table): RunRow[] {
   });
 }
 
+function readJsonl(file: string, text: string): RunRow[] {
+  const name = basename(file);
+  const rows: RunRow[] = [];
+  text.split('\n').forEach((raw, i) => {
+    if (!raw.trim()) return;
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(raw) as Record<string, unknown>;
+    } catch (e) {
+      throw usage(`${file}:${i + 1}: not JSON (${(e as Error).message})`);
+    }
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) throw usage(`${file}:${i + 1}: expected an object`);
+    const keys = Object.keys(o);
+    const field = (f: keyof typeof COLUMNS, required: boolean) => {
+      const k = keys[columnIndex(keys, f, `${file}:${i + 1}`, required)];
+      return k === undefined ? undefined : o[k];
+    };
+    const id = (f: 'query_id' | 'corpus_id') => {
+      const v = field(f, true);
+      if (typeof v !== 'string' && typeof v !== 'number') throw usage(`${file}:${i + 1}: ${f}: expected a string, got ${JSON.stringify(v)}`);
+      return String(v);
+    };
+    const score = field('score', true);
+    const rank = field('rank', false);
+    rows.push({
+      query_id: id('query_id'),
+      corpus_id: id('corpus_id'),
+      // Anything but a JSON number (null, a string) is not a score: NaN, reported with the row.
+      score: typeof score === 'number' ? score : NaN,
+      rank: rank === undefined || rank === null ? undefined : parseRank(String(rank), `line ${i + 1}`, file),
+      where: `${name}:${i + 1}`,
+    });
+  });
+  return rows;
+}
+
 /** Reads a run file in `format` (default: from its extension). */
 export function readRunFile(file: string, format: RunFormat = runFormatOf(file)): RunRow[] {
   let bytes: Buffer;
@@ -135,6 +175,8 @@ export function readRunFile(file: string, format: RunFormat = runFormatOf(file))
         return readColumnar(file, readParquet(file));
       case 'arrow':
         return readColumnar(file, tableFromIPC(bytes));
+      case 'jsonl':
+        return readJsonl(file, bytes.toString('utf8'));
     }
   } catch (e) {
     if (e instanceof StopError) throw e;

@@ -11,6 +11,7 @@ import type { Embedder } from './embedder.ts';
 import { evidenceBundle } from './evidenceBundle.ts';
 import { GitRepo } from './git.ts';
 import type { LoadedIndex } from './indexStore.ts';
+import type { CaseRetriever } from './outside.ts';
 import { languageOf } from './language.ts';
 import { chunksByFile, retrieveForCase, retrieverSet, type PipelineConfig, type RetrieverSet } from './pipeline.ts';
 
@@ -36,6 +37,8 @@ export interface EvalRunInput {
   embedder?: Embedder;
   /** Retrievers already built from `index` (and `embedder`): a caller evaluating many configs (tuning) builds them once. */
   retrievers?: RetrieverSet;
+  /** Outside retrievers (imported runs, retrieval endpoints) that configurations with a `source` name. */
+  outside?: ReadonlyMap<string, CaseRetriever>;
 }
 
 export interface EvaluatedCase {
@@ -97,7 +100,7 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const byId = set?.byId ?? new Map(index.chunks.map((c) => [c.chunk_id, c]));
   const byCase = new Map(cases.map((c) => [c.id, c]));
   if (input.mode === 'live') {
-    set ??= retrieverSet(index, input.embedder);
+    set ??= retrieverSet(index, input.embedder, input.outside);
     for (const cfg of input.configs ?? []) for (const c of cases) records.push(stamp(await retrieveForCase(c, index, set, cfg)));
   } else {
     const ctx = { runId: input.replays ?? '(none named)', indexBuildId: index.manifest.index_build_id, indexRevision: index.manifest.revision, chunkOf: (id: string) => byId.get(id) };

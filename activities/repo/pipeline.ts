@@ -8,6 +8,7 @@ const NO_RERANK: RerankWeights = { symbol: 0, path: 0, role: 0, trap: 0 };
 import type { Embedder } from './embedder.ts';
 import type { LoadedIndex } from './indexStore.ts';
 import { bm25Retriever, denseRetriever, hybridRetriever, symbolRetriever, type Retriever } from './retrievers.ts';
+import type { CaseRetriever } from './outside.ts';
 
 /**
  * One retrieval configuration, end to end: retriever → optional reliable-context filter → candidates →
@@ -18,6 +19,11 @@ export type RetrieverKind = (typeof RETRIEVER_KINDS)[number];
 
 export interface PipelineConfig {
   retriever: RetrieverKind;
+  /**
+   * An outside retriever (an imported run's name, `endpoint:<id>`) that replaces `retriever`: looked up in the
+   * RetrieverSet's `outside` map, and the configuration is named after it (activities/repo/outside.ts).
+   */
+  source?: string;
   /** Hybrid weights in the order bm25, symbol, dense (dense dropped when no embedder). */
   fusionWeights?: number[];
   /** Candidates kept before reranking (the "inspected depth" a diagnosis talks about). */
@@ -45,7 +51,7 @@ export function retrieverName(kind: RetrieverKind, denseId: string | null): stri
 
 /** The configuration's name: the retriever's (with its components), then `+ctx`, `+rerank`, `+nbr`. */
 export function pipelineName(c: PipelineConfig, denseId: string | null = null): string {
-  return [retrieverName(c.retriever, denseId), c.contextFilter ? 'ctx' : null, c.rerank ? 'rerank' : null, c.neighbours ? 'nbr' : null].filter(Boolean).join('+');
+  return [c.source ?? retrieverName(c.retriever, denseId), c.contextFilter ? 'ctx' : null, c.rerank ? 'rerank' : null, c.neighbours ? 'nbr' : null].filter(Boolean).join('+');
 }
 
 export interface RetrieverSet {
@@ -56,6 +62,8 @@ export interface RetrieverSet {
   denseId: string | null;
   byId: Map<string, Chunk>;
   byFile: Map<string, Chunk[]>;
+  /** Outside retrievers by name (imported runs, retrieval endpoints), for configurations with a `source`. */
+  outside: ReadonlyMap<string, CaseRetriever>;
 }
 
 /** Chunks per file, in index order: neighbour expansion and diagnosis both look a file up this way. */
@@ -69,17 +77,22 @@ export function chunksByFile(chunks: readonly Chunk[]): Map<string, Chunk[]> {
   return byFile;
 }
 
-export function retrieverSet(index: LoadedIndex, embedder?: Embedder): RetrieverSet {
+export function retrieverSet(index: LoadedIndex, embedder?: Embedder, outside: ReadonlyMap<string, CaseRetriever> = new Map()): RetrieverSet {
   const byId = new Map(index.chunks.map((c) => [c.chunk_id, c]));
   const byFile = chunksByFile(index.chunks);
   const dense = embedder && index.vectors ? denseRetriever(index.chunks, index.vectors, embedder) : null;
   if (embedder && index.manifest.embedder && embedder.info.config_id !== index.manifest.embedder.config_id) {
     throw new Error(`embedder ${embedder.info.config_id} differs from the index's (${index.manifest.embedder.config_id}): query and document vectors would not be comparable`);
   }
-  return { bm25: bm25Retriever(index.chunks), symbol: symbolRetriever(index.chunks), dense, denseId: dense ? embedder!.info.config_id : null, byId, byFile };
+  return { bm25: bm25Retriever(index.chunks), symbol: symbolRetriever(index.chunks), dense, denseId: dense ? embedder!.info.config_id : null, byId, byFile, outside };
 }
 
-function pick(set: RetrieverSet, cfg: PipelineConfig): Retriever {
+function pick(set: RetrieverSet, cfg: PipelineConfig, testCase: GoldCase): Retriever {
+  if (cfg.source !== undefined) {
+    const outside = set.outside.get(cfg.source);
+    if (!outside) throw new Error(`retriever ${cfg.source}: not loaded`);
+    return { name: outside.name, search: (_query, opts) => outside.search(testCase, opts) };
+  }
   const parts = [set.bm25, set.symbol, ...(set.dense ? [set.dense] : [])];
   const weights = cfg.fusionWeights?.slice(0, parts.length);
   switch (cfg.retriever) {
@@ -126,7 +139,7 @@ function withNeighbours(ranked: RankedChunk[], set: RetrieverSet, cutoff: number
 export async function retrieveForCase(testCase: GoldCase, index: LoadedIndex, set: RetrieverSet, cfg: PipelineConfig): Promise<RetrievalRecord> {
   const filters: ContextFilters = cfg.contextFilter ? contextFilters(testCase.context) : {};
   const filter = chunkFilter(filters);
-  const hits = await pick(set, cfg).search(testCase.query, { topK: cfg.candidateDepth, filter });
+  const hits = await pick(set, cfg, testCase).search(testCase.query, { topK: cfg.candidateDepth, filter });
   const before = toRanked(hits, set.byId);
   // The open file is a preference: the reranker's path term, or that term alone when there is no reranker.
   const preference = cfg.rerank ?? (filters.preferPathPrefix !== undefined ? { ...NO_RERANK, path: DEFAULT_RERANK_WEIGHTS.path } : null);

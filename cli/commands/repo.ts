@@ -23,6 +23,13 @@ import { loadReplaySource } from '../../activities/repo/replaySource.ts';
 import { DEFAULT_PIPELINE, pipelineName, RETRIEVER_KINDS, retrieverSet, type PipelineConfig, type RetrieverKind } from '../../activities/repo/pipeline.ts';
 import type { Embedder } from '../../activities/repo/embedder.ts';
 import { DEFAULT_DENSE_TEXT } from '../../core/repo/denseText.ts';
+import { sameRevision } from '../../core/repo/evidence.ts';
+import { RUN_FORMATS, type RunFormat } from '../../activities/importers/runFile.ts';
+import { endpointRetriever, importedRetriever, type CaseRetriever } from '../../activities/repo/outside.ts';
+import { EndpointCache } from '../../activities/endpoint/cache.ts';
+import { loadEndpoints } from '../../activities/endpoint/configs.ts';
+import { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
+import { retrievalCachePath } from './retrieve.ts';
 
 /**
  * `execretrieval repo index|eval|diagnose|gate`: repository retrieval evaluation (the guide's workflow).
@@ -105,6 +112,27 @@ function parseRerankWeights(spec: string): RerankWeights {
   return w;
 }
 
+/** An imported run's configuration name: a plain id that cannot pass for a built-in retriever or a variant suffix. */
+const OUTSIDE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `endpoint:<id>` from the registry files, or `endpoint:<URL>` (named endpoint:<host>-<port>). */
+function endpointOf(ref: string, configFiles: readonly string[]): RetrievalEndpoint {
+  if (/^https?:\/\//.test(ref)) {
+    let u: URL;
+    try {
+      u = new URL(ref);
+    } catch {
+      throw new Error(`--retrievers endpoint:${ref}: not a URL`);
+    }
+    const id = `${u.hostname}-${u.port || (u.protocol === 'https:' ? '443' : '80')}`.toLowerCase().replace(/[^a-z0-9._-]/g, '_');
+    return RetrievalEndpoint.parse({ endpoint_id: id, url: ref });
+  }
+  const all = loadEndpoints(projectRoot(), configFiles);
+  const e = all.get(ref);
+  if (!e) throw new Error(`--retrievers endpoint:${ref}: unknown endpoint (known: ${[...all.keys()].join(', ') || 'none: add one to .execretrieval/retrieval-endpoints.json, pass --endpoint-config, or give a URL'})`);
+  return e;
+}
+
 function readResults(dir: string): CaseResult[] {
   const path = join(dir, 'results.jsonl');
   if (!existsSync(path)) throw new Error(`${path}: no results (run \`execretrieval repo eval\` first)`);
@@ -180,7 +208,11 @@ export function registerRepo(program: Command): void {
     .requiredOption('--index <dir>', 'index directory (from `repo index`)')
     .option('--cases <path>', 'gold cases: a .jsonl file or a directory of them', 'data/gold')
     .option('--repo <dir>', 'the git repository the index was built from (default: the directory its manifest records)')
-    .option('--retrievers <list>', `comma-separated, from ${RETRIEVER_KINDS.join(', ')} (default: all available)`)
+    .option('--retrievers <list>', `comma-separated, from ${RETRIEVER_KINDS.join(', ')}, endpoint:<id|URL> (a retrieval endpoint, docs/own-retriever.md), none (only --rankings) (default: all available built-ins)`)
+    .option('--rankings <name=file>', 'add a retriever from an outside run file: NAME=FILE, rows of (case id, chunk id or file[:lines], score[, rank]) in TREC, CSV, TSV, JSONL, Parquet or Arrow; checked against the index (repeatable)', collect)
+    .option('--rankings-format <format>', `format of the --rankings files (default: from the extension, else trec): ${RUN_FORMATS.join(' | ')}`)
+    .option('--endpoint-index', 'send the index\'s chunks to <url>/index before the first search (a URL endpoint; registry entries say "index": true)')
+    .option('--endpoint-config <file>', 'retrieval endpoint registry file ({"endpoints": [...]}) for endpoint:<id> (repeatable)', collect)
     .option('--variants <list>', `comma-separated, from ${Object.keys(VARIANTS).join(', ')}`, 'plain,ctx+rerank')
     .option('--fusion-weights <list>', 'hybrid_weighted weights for bm25,symbol,dense', '0.5,0.3,0.2')
     .option('--candidate-depth <n>', 'candidates kept before reranking', '50')
@@ -191,7 +223,7 @@ export function registerRepo(program: Command): void {
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
     .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; endpointIndex?: boolean; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <run> (the run whose records.jsonl to replay)');
       const index = loadIndex(resolve(o.index));
@@ -201,8 +233,36 @@ export function registerRepo(program: Command): void {
       const gold = loadGold(resolve(o.cases));
       for (const e of gold.errors) console.error(`bad gold case: ${formatGoldError(e)}`);
       if (gold.cases.length === 0) throw new Error(`${o.cases}: no valid gold cases`);
-      const requested = o.retrievers?.split(',') as RetrieverKind[] | undefined;
-      for (const k of requested ?? []) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')})`);
+      const listed = o.retrievers?.split(',').map((k) => k.trim());
+      const endpointRefs = (listed ?? []).filter((k) => k.startsWith('endpoint:')).map((k) => k.slice('endpoint:'.length));
+      const requested = listed?.filter((k) => !k.startsWith('endpoint:') && k !== 'none') as RetrieverKind[] | undefined;
+      for (const k of requested ?? []) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')}, endpoint:<id|URL>, none)`);
+      if (o.mode === 'recorded' && (o.rankings?.length || endpointRefs.length)) throw new Error('--rankings and endpoint retrievers rank now: use them with --mode live (a recorded run replays its own records)');
+      if (o.rankingsFormat && !(RUN_FORMATS as readonly string[]).includes(o.rankingsFormat)) throw new Error(`--rankings-format ${JSON.stringify(o.rankingsFormat)}: expected one of ${RUN_FORMATS.join(', ')}`);
+      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
+      // Outside retrievers are read and checked before any case runs: a bad file stops here, nothing written.
+      const outside = new Map<string, CaseRetriever>();
+      const outsideInfo: Record<string, unknown> = {};
+      const builtinNames = new Set<string>(RETRIEVER_KINDS);
+      for (const spec of o.rankings ?? []) {
+        const eq = spec.indexOf('=');
+        const name = eq > 0 ? spec.slice(0, eq) : '';
+        if (!OUTSIDE_NAME.test(name) || builtinNames.has(name)) throw new Error(`--rankings ${JSON.stringify(spec)}: expected NAME=FILE, NAME of letters, digits, '.', '_', '-' and not a built-in retriever's`);
+        if (outside.has(name)) throw new Error(`--rankings: ${name} given twice`);
+        const imported = importedRetriever(name, spec.slice(eq + 1), gold.cases, index, o.rankingsFormat as RunFormat | undefined);
+        outside.set(name, imported.retriever);
+        outsideInfo[name] = { kind: 'imported', file: imported.file, sha256: imported.sha256, rows: imported.rows, merged_rows: imported.merged };
+      }
+      const endpointCache = endpointRefs.length ? new EndpointCache(retrievalCachePath(process.env)) : null;
+      for (const ref of endpointRefs) {
+        const entry = endpointOf(ref, o.endpointConfig ?? []);
+        const endpoint = o.endpointIndex ? { ...entry, index: true } : entry;
+        const r = endpointRetriever({ endpoint, index, cache: endpointCache!, env: process.env, runDir: o.out ? resolve(o.out) : resolveRunDir(runId), log }); // its ledger: the run folder's, or --out's
+        outside.set(r.name, r);
+        // Every case asked now (a window of e.concurrency searches): a bad answer stops here, before anything is written.
+        await r.prepare?.(gold.cases.filter((c) => sameRevision(c.repositoryRevision, index.manifest.revision)));
+        outsideInfo[r.name] = { kind: 'endpoint', endpoint_id: endpoint.endpoint_id, url: endpoint.url, url_env: endpoint.url_env, k: endpoint.k, index: endpoint.index };
+      }
       if (requested?.includes('dense') && !index.vectors) throw new Error(`--retrievers dense: index ${o.index} has no vectors (build it with repo index --embedder <config_id>)`);
       if (o.embedder && !index.vectors) throw new Error(`--embedder ${o.embedder}: index ${o.index} has no vectors to compare queries with`);
       // A configuration with a dense component runs with it or not at all: a model that fails to load is an
@@ -227,12 +287,16 @@ export function registerRepo(program: Command): void {
       const fusionWeights = o.fusionWeights.split(',').map(Number);
       const base = { ...DEFAULT_PIPELINE, candidateDepth: Number(o.candidateDepth), fusionWeights };
       const weights = o.rerankWeights ? parseRerankWeights(o.rerankWeights) : DEFAULT_RERANK_WEIGHTS;
-      let configs: PipelineConfig[] = kinds.flatMap((retriever) => variants.map((v) => ({ ...base, retriever, ...v, rerank: v.rerank ? weights : null })));
-      const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors };
+      let configs: PipelineConfig[] = [
+        ...kinds.map((retriever) => ({ retriever })),
+        ...[...outside.keys()].map((source) => ({ retriever: 'bm25' as const, source })), // `retriever` is unused with a source
+      ].flatMap((r) => variants.map((v) => ({ ...base, ...r, ...v, rerank: v.rerank ? weights : null })));
+      if (configs.length === 0) throw new Error('--retrievers none: nothing to evaluate (add --rankings NAME=FILE or an endpoint:<id|URL>)');
+      const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors, ...(outside.size ? { outside: outsideInfo } : {}) };
 
       if (o.tune && o.mode === 'live') {
         // Every grid point ranks over the same index: build the BM25 index and symbol map once, not per point.
-        const retrievers = retrieverSet(index, embedder);
+        const retrievers = retrieverSet(index, embedder, outside);
         const tuned = await Promise.all(
           configs.map(async (cfg) => {
             if (!cfg.rerank) return { cfg };
@@ -248,7 +312,6 @@ export function registerRepo(program: Command): void {
 
       const replay = o.mode === 'recorded' ? loadReplaySource(o.recorded ?? '') : undefined;
       if (replay) extra.replay_of = { run_id: replay.runId, records_sha256: replay.recordsSha256 };
-      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const out = await runEvaluation({
         cases: gold.cases,
         index,
@@ -259,7 +322,8 @@ export function registerRepo(program: Command): void {
         recorded: replay?.records,
         replays: replay?.runId,
         embedder,
-      });
+        outside,
+      }).finally(() => endpointCache?.close());
       const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
       // Files the size limit kept out are unsearchable source a reader of the results must know about.
       const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));
@@ -268,7 +332,7 @@ export function registerRepo(program: Command): void {
       const stale: GoldError[] = out.staleTargets.map((t) => ({ ...(gold.origin.get(t.case_id) ?? { file: o.cases, line: 0 }), case_id: t.case_id, field: t.field, message: t.message, kind: 'stale_target' }));
       for (const e of stale) console.error(`stale gold case: ${formatGoldError(e)}`);
       extra.gold_errors = [...gold.errors, ...stale];
-      writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c })) }, index.chunks);
+      writeRunOutput(dir, out, index.manifest, { ...extra, oversize_files: oversize, run_id: runId, configs: configs.map((c) => ({ name: pipelineName(c, denseId), ...c, ...(c.source ? { retriever: undefined } : {}) })) }, index.chunks);
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       for (const r of out.rejectedRecords) console.error(`rejected record ${r.case_id} [${r.retriever}] of run ${replay?.runId}: ${r.reason}`);

@@ -76,7 +76,7 @@ export function checkRun(rows: readonly RunRow[], queryIds: readonly string[], c
 }
 
 /** Rows whose rank column puts them above a row of the same query with a higher score. */
-function rankContradictions(rows: readonly RunRow[]): string[] {
+export function rankContradictions(rows: readonly RunRow[]): string[] {
   const byQuery = new Map<string, RunRow[]>();
   for (const r of rows) if (r.rank !== undefined) (byQuery.get(r.query_id) ?? byQuery.set(r.query_id, []).get(r.query_id)!).push(r);
   const out: string[] = [];

@@ -136,5 +136,5 @@ export interface DoctorReport {
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const { checks: modelChecks, runnable } = await modelAndKeyChecks(env);
   const checks = [...runtimeChecks(), ...temporalChecks(env), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
-  return { checks, npm_start: { command: 'execretrieval run --source curated --id default', configs: [...runnable, 'bm25'] } };
+  return { checks, npm_start: { command: 'execretrieval run --source curated --run default', configs: [...runnable, 'bm25'] } };
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { resolveRunDir } from '../../activities/paths.ts';
+import { addRunOption, existingRunDir } from '../options.ts';
+import { CliError } from '../errors.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
 import { existsSync } from 'node:fs';
@@ -71,18 +73,19 @@ function hasGenerationCalls(ledgerPath: string): boolean {
 }
 
 export function registerAudit(program: Command): void {
-  program
+  const cmd = program
     .command('audit')
     .description('Tokens and cost of a run: generation (per entry, by model, by outcome, attempts per accepted entry, first-attempt validation rate) and embedding (per configuration); writes Parquet')
-    .argument('<run>', 'run id (under runs/) or run directory')
+    .argument('[run]', 'deprecated: use --run');
+  addRunOption(cmd)
     .option('--entries', 'also print the per-entry table')
     .option('--json', 'print the audit as JSON instead of tables')
-    .action((run: string, opts: { entries?: boolean; json?: boolean }) => {
-      const runDir = resolveRunDir(run);
+    .action((run: string | undefined, opts: { entries?: boolean; json?: boolean }) => {
+      const runDir = existingRunDir(opts, run);
       const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
       const embedding = writeEmbeddingAudit(runDir);
       if (!generation && !embedding) {
-        throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
+        throw new CliError(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`, EXIT_CODES.usage);
       }
       if (opts.json) {
         console.log(JSON.stringify({ generation: generation?.audit ?? null, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));

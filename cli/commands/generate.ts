@@ -47,16 +47,16 @@ const DEFAULT_ENDPOINT: Record<LlmProvider, string> = { openai: ENDPOINTS.openai
 function num(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag}: "${v}" is not a non-negative number`);
+  if (!Number.isFinite(n) || n < 0) throw new CliError(`${flag}: "${v}" is not a non-negative number`, EXIT_CODES.usage);
   return n;
 }
 
 function llmSettings(provider: string, o: CommonOpts): LlmSettings {
-  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`);
-  if (!o.model) throw new Error(`--model is required with provider ${provider}`);
+  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new CliError(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`, EXIT_CODES.usage);
+  if (!o.model) throw new CliError(`--model is required with provider ${provider}`, EXIT_CODES.usage);
   const r = LlmSettings.safeParse({ provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort });
-  if (!r.success) throw new Error(formatIssues(r.error.issues));
-  if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
+  if (!r.success) throw new CliError(formatIssues(r.error.issues), EXIT_CODES.usage);
+  if (!hasPrice(loadPriceTable(), provider, o.model)) throw new CliError(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`, EXIT_CODES.usage);
   return r.data;
 }
 
@@ -189,7 +189,7 @@ export function registerGenerate(program: Command): void {
 function adoptRegistry(runDir: string, given: string | undefined): string {
   const target = runPaths(runDir).registry;
   if (!given) {
-    if (!existsSync(target)) throw new Error(`${target} does not exist: run \`generate registry --run ...\` first or pass --registry <file>`);
+    if (!existsSync(target)) throw new CliError(`${target} does not exist: run \`generate registry --run ...\` first or pass --registry <file>`, EXIT_CODES.usage);
     return target;
   }
   const src = resolve(given);

@@ -1,7 +1,8 @@
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { givenRun } from '../options.ts';
 import { z } from 'zod';
 import { GoldCase, Revision } from '../../schemas/gold.ts';
 import { CaseResult, IndexManifest, RetrievalRecord } from '../../schemas/repoIndex.ts';
@@ -186,9 +187,11 @@ export function registerRepo(program: Command): void {
     .option('--embedder <config_id>', 'query embedder (default: the index manifest\'s)')
     .option('--rerank-weights <list>', 'reranker weights, e.g. symbol=0.3,path=0.2,role=0.4,trap=0.3 (default those)')
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
-    .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
+    .option('--run <id>', 'run id (default repo-<UTC timestamp>)')
+    .addOption(new Option('--run-id <id>', 'deprecated: use --run').hideHelp())
+    .addOption(new Option('--id <id>', 'deprecated: use --run').hideHelp())
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; run?: string; runId?: string; id?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <records.jsonl> (a previous run\'s records.jsonl)');
       const index = loadIndex(resolve(o.index));
@@ -252,7 +255,7 @@ export function registerRepo(program: Command): void {
         recorded: o.mode === 'recorded' ? readJsonlStrict(resolve(o.recorded ?? ''), RetrievalRecord) : undefined,
         embedder,
       });
-      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
+      const runId = givenRun(o) ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       const dir = resolve(o.out ?? join(resolveRunDir(runId), 'repo'));
       // Files the size limit kept out are unsearchable source a reader of the results must know about.
       const oversize = index.inventory.filter((e) => e.reason === 'too-large').map((e) => ({ path: e.path, bytes: e.bytes }));

@@ -4,7 +4,7 @@
  * failing with exit 2 and a line that names the bad name and the nearest valid ones.
  */
 import { Option, type Command } from 'commander';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { projectRoot, resolveRunDir } from '../activities/paths.ts';
@@ -114,11 +114,11 @@ export function parseReplicates(v: string): number {
 }
 
 /**
- * Every id in `ids` must be a configuration of the registry (ours, .execretrieval/embedding-configs.json,
+ * The registry must load without errors (exit 2 otherwise), and every id in `ids` must be a configuration of it (ours, .execretrieval/embedding-configs.json,
  * $EXECRETRIEVAL_EMBEDDING_CONFIGS and `configFiles`) or bm25: checked before any work starts.
  */
 export async function checkConfigIds(ids: readonly string[] | undefined, configFiles?: readonly string[]): Promise<void> {
-  if (!ids?.length && !configFiles?.length) return;
+  // The registry is checked even without ids: a malformed registry file would otherwise drop its entries silently.
   const reg = await checkedRegistry(configFiles);
   if (!ids?.length) return;
   checkNames('configuration', ids, [...new Set(['bm25', ...reg.entries.map((e) => e.config.config_id)])]);
@@ -145,12 +145,28 @@ export async function checkedRegistry(configFiles?: readonly string[]) {
   return reg;
 }
 
-/** `--source`: mbpp, curated, or an existing path (a release directory or task JSONL); exit 2 otherwise. */
+/**
+ * `--source`: mbpp, curated, or an existing path (a release directory or task JSONL); exit 2 otherwise, and
+ * exit 1 for an empty file (nothing to build from), before any work.
+ */
 export async function checkSource(source: string): Promise<void> {
   const { resolveSource } = await import('../activities/benchmark/sources.ts');
+  let kind: string;
   try {
-    resolveSource(source);
+    kind = resolveSource(source).kind;
   } catch (e) {
     throw new CliError(`--source: ${(e as Error).message}`, EXIT_CODES.usage);
   }
+  if (kind === 'tasks') checkInput(source, '--source');
+}
+
+/**
+ * An input path given on the command line: exit 2 when it does not exist, exit 1 when it holds nothing to read
+ * (an empty file, a directory without .jsonl / .jsonl.gz files).
+ */
+export function checkInput(path: string, what: string): void {
+  if (!existsSync(path)) throw new CliError(`${what} ${path}: no such file or directory`, EXIT_CODES.usage);
+  const st = statSync(path);
+  const empty = st.isDirectory() ? !readdirSync(path).some((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz')) : st.size === 0;
+  if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? 'a directory without .jsonl / .jsonl.gz files' : 'an empty file'})`, EXIT_CODES.failed);
 }

@@ -1,4 +1,5 @@
 import { CliError } from '../errors.ts';
+import { checkInput } from '../options.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
@@ -59,11 +60,13 @@ export function registerImport(program: Command): void {
       if (!(format in FORMATS)) throw new CliError(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`, EXIT_CODES.usage);
       if (opts.to !== 'tasks' && opts.to !== 'release') throw new CliError(`--to must be tasks or release, got "${opts.to}"`, EXIT_CODES.usage);
       const f = format as Format;
+      checkInput(input, 'input');
       if (f !== 'jsonl' && (opts.preset || opts.map.length)) throw new CliError(`--preset and --map apply to the jsonl format only (got ${f})`, EXIT_CODES.usage);
       const result: ImportResult = f === 'jsonl'
         ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl')
         : await FORMATS[f](resolve(input));
       const tasks = result.tasks.map((t) => t.task);
+      if (!tasks.length && !result.rejections.length) throw new CliError(`${input}: no records (an empty file, or a directory without .jsonl / .jsonl.gz files): nothing written`, EXIT_CODES.failed);
       if (opts.to === 'release') {
         const { queries, corpus } = toRelease(tasks);
         writeJsonlAtomic(join(opts.out, 'queries.jsonl'), queries);

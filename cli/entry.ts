@@ -6,16 +6,14 @@
 import type { Command } from 'commander';
 import type { CommandRow } from './commandTable.js';
 import { programShell, reportError } from './shell.ts';
-
-/** The top-level commands under which cli/rebuildCache.ts adds `--rebuild-cache` (test/cli/commandTable.test.ts keeps this in step with REBUILD_CACHE_COMMANDS); the others skip importing it (the execution cache's modules). */
-export const REBUILD_FLAG_ROOTS: ReadonlySet<string> = new Set(['score', 'generate', 'run', 'embed', 'build', 'validate']);
+import { addRebuildCacheFlag } from './rebuildCache.ts';
 
 /** Registers the one command `row` names on a fresh program. */
 export async function programFor(row: CommandRow): Promise<Command> {
   const program = programShell();
   const mod = (await import(`./commands/${row.module}`)) as Record<string, (p: Command) => void>;
   mod[row.register](program);
-  if (REBUILD_FLAG_ROOTS.has(row.name)) (await import('./rebuildCache.ts')).addRebuildCacheFlag(program);
+  addRebuildCacheFlag(program);
   return program;
 }
 

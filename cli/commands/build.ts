@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { basename, dirname, resolve } from 'node:path';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
-import { runBuildStage } from '../buildStage.ts';
 import { checkProfile, checkSource } from '../options.ts';
 
 /** `build`: the pipeline's build stage alone (`run --until build`), for a benchmark at <run dir>/benchmark. */
@@ -31,6 +30,8 @@ export function registerBuild(program: Command): void {
       }
       await checkProfile(opts.profile);
       await checkSource(opts.source);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const { runBuildStage } = await import('../buildStage.ts');
       await runBuildStage({ runDir: dirname(out), source: opts.source, seed: opts.seed, profile: opts.profile, cap: opts.cap, worker: opts.worker });
     });
 }

@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { addRunOption, checkConfigIds, commaList, existingRunDir } from '../options.ts';
-import { ACTIVITY_PROVIDERS } from '../../workers/registry.ts';
-import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
-import { embedSweep } from '../../workflows/embedSweep.ts';
 
 export function registerEmbed(program: Command): void {
   const cmd = program
@@ -23,6 +19,12 @@ export function registerEmbed(program: Command): void {
       const configIds = commaList(opts.configs) ?? null;
       // Before the sweep starts: an unknown name used to surface only as "Workflow execution failed".
       await checkConfigIds(configIds ?? undefined, opts.configFile);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ ACTIVITY_PROVIDERS }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }] = await Promise.all([
+        import('../../workers/registry.ts'),
+        import('../temporalRun.ts'),
+        import('../../workflows/embedSweep.ts'),
+      ]);
       const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
       await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.

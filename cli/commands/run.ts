@@ -6,7 +6,6 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
-import { runPipelineFromCli } from '../pipelineRun.ts';
 import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun } from '../options.ts';
 
 /**
@@ -101,6 +100,8 @@ export function registerRun(program: Command): void {
       await checkSource(opts.source);
       const o = cmd.opts<{ from?: PipelineStart; until?: PipelineStop; json?: boolean; worker: boolean }>();
       const runDir = resolveRunDir(opts.id);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const { runPipelineFromCli } = await import('../pipelineRun.ts');
       const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, until: o.until, worker: o.worker });
       const score = result.score;
       if (score && (score.failed_configs.length || score.missing_configs.length || score.rejected_records)) process.exitCode = EXIT_CODES.failed;

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { openOracle } from '../../activities/exec/oracle.ts';
 import { addRunOption, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
 import { discoverConfigs } from '../../activities/scoring/configs.ts';
-import { scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrCounter } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
@@ -32,6 +30,8 @@ export function registerScore(program: Command): void {
       const configs = commaList(opts.configs);
       // A name that is neither embedded in this run nor BM25 is a typo: exit 2 before any execution.
       if (configs) checkNames('configuration', configs, [...new Set(['bm25', ...discoverConfigs(runDir).configs.map((c) => c.config_id)])]);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ openOracle }, { scoreRun }] = await Promise.all([import('../../activities/exec/oracle.ts'), import('../../activities/scoring/scoreRun.ts')]);
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrCounter('executing top-10 snippets');
       try {

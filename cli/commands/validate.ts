@@ -3,8 +3,6 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { relative } from 'node:path';
 import { PROFILES, getProfile } from '../../core/gate/profiles.ts';
 import { STAGES } from '../../core/gate/rules.ts';
-import { openOracle } from '../../activities/exec/oracle.ts';
-import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { formatCount, stderrProgress } from '../progress.ts';
 import { checkInput } from '../options.ts';
@@ -50,6 +48,8 @@ export function registerValidate(program: Command): void {
       checkInput(path, 'tasks');
       const { items, errors } = loadTasks(path);
       if (!items.length && !errors.length) throw new CliError(`${path}: no records (an empty file, or a directory without .jsonl / .jsonl.gz files)`, EXIT_CODES.failed);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ openOracle }, { runGate }] = await Promise.all([import('../../activities/exec/oracle.ts'), import('../../activities/gate/gate.ts')]);
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrProgress();
       try {

@@ -121,7 +121,7 @@ export function registerGenerate(program: Command): void {
       );
       console.log(`registry: ${result.entries} entries written to ${runPaths(runDir).registry}; ${result.dropped.length} dropped as duplicates (see registry-dropped.jsonl)`);
       for (const f of result.failed_domains) console.log(`domain ${f.domain}: no usable response (${f.error})`);
-      if (result.reconciled_lost_calls) console.error(`${result.reconciled_lost_calls} call(s) an earlier run left in flight had no response recorded: counted as lost (\`execretrieval audit ${runId}\` bounds their cost)`);
+      if (result.reconciled_lost_calls) console.error(`${result.reconciled_lost_calls} call(s) an earlier run left in flight had no response recorded: counted as lost (\`execretrieval audit --run ${runId}\` bounds their cost)`);
     });
 
   common(gen.command('benchmark'))

@@ -56,7 +56,8 @@ export function registerImport(program: Command): void {
     .option('--preset <name>', `jsonl only: field mapping of a common format (${Object.keys(PRESETS).join(', ')}); --map overrides single fields`)
     .option('--map <target=spec...>', "jsonl only: how query, code, tests, id, function_name, entry_point, setup, domain are built: a field (dotted paths allowed), a template ('code={prompt}{canonical_solution}') or docstring(...) ('query=docstring({prompt})')", [])
     .option('--dataset <name>', 'jsonl only: source name recorded in each task (default: the preset, else jsonl)')
-    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string }) => {
+    .option('--json', 'print what was written and every rejected record as JSON on stdout')
+    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string; json?: boolean }) => {
       if (!(format in FORMATS)) throw new CliError(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`, EXIT_CODES.usage);
       if (opts.to !== 'tasks' && opts.to !== 'release') throw new CliError(`--to must be tasks or release, got "${opts.to}"`, EXIT_CODES.usage);
       const f = format as Format;
@@ -76,6 +77,7 @@ export function registerImport(program: Command): void {
       }
       for (const r of result.rejections) process.stderr.write(`rejected ${formatRejection(r)}\n`);
       process.stderr.write(`${tasks.length} tasks written to ${opts.out}, ${rejectionSummary(result.rejections)}\n`);
+      if (opts.json) console.log(JSON.stringify({ out: opts.out, to: opts.to, tasks: tasks.length, rejections: result.rejections }, null, 2));
       if (result.rejections.length) process.exitCode = 1;
     });
 }

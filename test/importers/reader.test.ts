@@ -52,6 +52,29 @@ test('an oversized record and an invalid UTF-8 record are each rejected with the
   }
 });
 
+test('import: an invalid UTF-8 record is rejected (exit 1), the rest written, --json lists the rejection', async () => {
+  const f = join(tmp, 'bad-utf8.jsonl');
+  writeFileSync(f, Buffer.concat([firstLine, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a])]));
+  const r = route(['import', 'tasks', f, '--out', join(tmp, 'imported.jsonl'), '--json']);
+  const out: string[] = [];
+  const saved = { code: process.exitCode, log: console.log, write: process.stderr.write };
+  process.exitCode = undefined;
+  console.log = (...a: unknown[]) => void out.push(a.join(' '));
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    if (r.kind === 'load') await runCommand(r.row, r.args);
+    assert.equal(process.exitCode, 1);
+  } finally {
+    console.log = saved.log;
+    process.stderr.write = saved.write;
+    process.exitCode = saved.code;
+  }
+  const summary = JSON.parse(out.join('\n')) as { tasks: number; rejections: { line: number; code: string }[] };
+  assert.equal(summary.tasks, 1);
+  assert.deepEqual(summary.rejections.map((x) => [x.line, x.code]), [[2, 'INVALID_UTF8']]);
+  assert.equal(readFileSync(join(tmp, 'imported.jsonl'), 'utf8').trim().split('\n').length, 1);
+});
+
 test('validate, import and build stop on an empty input with exit 1 and one line, before any work', async () => {
   const empty = join(tmp, 'empty.jsonl');
   writeFileSync(empty, '');

@@ -27,6 +27,7 @@ import { CliError } from '../errors.ts';
 import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
+import { checkProfile } from '../options.ts';
 
 interface CommonOpts {
   run: string;
@@ -136,6 +137,7 @@ export function registerGenerate(program: Command): void {
     .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string }) => {
+      await checkProfile(o.profile);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       if (o.generator === 'mechanical') {

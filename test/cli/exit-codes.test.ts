@@ -50,6 +50,7 @@ const CASES: [string[], RegExp][] = [
   [['configs', '--config-file', badRegistry], /config error/],
   [['generate', 'registry', '--run', join(tmp, 'g'), '--provider', 'nope', '--model', 'm'], /unknown provider "nope"/],
   [['generate', 'nosuch'], /unknown command 'nosuch'/],
+  [['generate', 'benchmark', '--run', join(tmp, 'g'), '--generator', 'mechanical', '--profile', 'defualt'], /unknown gate profile 'defualt' \(did you mean 'default'\?\)/],
   [['audit', '--run', 'no-such-run-xyz'], /run 'no-such-run-xyz' not found/],
   [['audit', '--run', emptyRun], /neither a generation ledger nor an embedding report/],
   [['ui', '--port', '0'], /--port: expected a TCP port/],

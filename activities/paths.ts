@@ -18,11 +18,11 @@ export function resolveRunDir(run: string): string {
   return join(projectRoot(), 'runs', run);
 }
 
-/** The JSONL files a path names: the file itself, or every *.jsonl in a directory (sorted). */
+/** The JSONL files a path names: the file itself, or every *.jsonl and *.jsonl.gz in a directory (sorted). */
 export function jsonlFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path)
-    .filter((f) => f.endsWith('.jsonl'))
+    .filter((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz'))
     .sort()
     .map((f) => join(path, f));
 }

@@ -141,5 +141,5 @@ export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<D
   // On a worker machine: which queues it can serve, and what it lacks for the others.
   const generationKeys = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'].filter((k) => !!env[k] || (k === 'GEMINI_API_KEY' && !!env.GOOGLE_API_KEY));
   checks.push(...queueChecks(checks, runnable, generationKeys));
-  return { checks, npm_start: { command: 'execretrieval run --source curated --id default', configs: [...runnable, 'bm25'] } };
+  return { checks, npm_start: { command: 'execretrieval run --source curated --run default', configs: [...runnable, 'bm25'] } };
 }

@@ -8,10 +8,7 @@ export interface JsonlRecord {
   value: Record<string, unknown>;
 }
 
-/**
- * Reads a JSON-lines file (plain or gzipped): one object per non-blank line. A line that is not a JSON object becomes a rejection
- * naming file and line; the others are still returned.
- */
+/** Anything that is a JSON object (not an array, not a scalar). */
 const AnyObject: SafeParser<Record<string, unknown>> = {
   safeParse: (v) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -19,28 +16,70 @@ const AnyObject: SafeParser<Record<string, unknown>> = {
       : { success: false, error: { issues: [{ path: [], message: 'not a JSON object' }] } },
 };
 
-/** A file's text; gzip is recognised by its magic bytes (1f 8b), whatever the file is called. */
-export function readText(file: string): string {
+/**
+ * The largest record (one line, in bytes) read: a longer line is rejected unread, so one runaway record (a
+ * 200 MB blob) cannot take the run's memory. `EXECRETRIEVAL_MAX_RECORD_BYTES` overrides it.
+ */
+export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+export function maxRecordBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.EXECRETRIEVAL_MAX_RECORD_BYTES;
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_RECORD_BYTES;
+}
+
+/** A file's bytes; gzip is recognised by its magic bytes (1f 8b), whatever the file is called. */
+export function readBytes(file: string): Buffer {
   const buf = readFileSync(file);
   if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
     try {
-      return gunzipSync(buf).toString('utf8');
+      return gunzipSync(buf);
     } catch (e) {
       throw new Error(`${file}: not a readable gzip file (${(e as Error).message})`);
     }
   }
-  return buf.toString('utf8');
+  return buf;
 }
 
-export function readJsonl(file: string): { records: JsonlRecord[]; rejections: ImportRejection[] } {
+/**
+ * The one reader of task files (validate, build, import: tasks, MBPP, mapped JSONL, release files): a JSON-lines
+ * file, plain or gzipped, one object per non-blank line. Each line is checked on its own: longer than the record
+ * cap (RECORD_TOO_LARGE), not valid UTF-8 (INVALID_UTF8: never replaced silently), not JSON or not an object
+ * (INVALID_JSON) each become a rejection naming file and line, and the other records are still returned.
+ */
+export function readJsonl(file: string, opts: { maxRecordBytes?: number } = {}): { records: JsonlRecord[]; rejections: ImportRejection[] } {
+  const max = opts.maxRecordBytes ?? maxRecordBytes();
   const records: JsonlRecord[] = [];
   const rejections: ImportRejection[] = [];
-  const reject = (line: number, message: string) => rejections.push({ file, line, field: '(record)', code: 'INVALID_JSON', message });
-  parseJsonl(readText(file), AnyObject, {
-    record: (line, value) => records.push({ line, value }),
-    badJson: reject,
-    invalid: (line, issues) => reject(line, issues[0].message),
-  });
+  const reject = (line: number, code: string, message: string) => rejections.push({ file, line, field: '(record)', code, message });
+  const buf = readBytes(file);
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let line = 0;
+  for (let start = 0; start <= buf.length; ) {
+    let end = buf.indexOf(0x0a, start);
+    if (end < 0) end = buf.length;
+    const bytes = buf.subarray(start, end);
+    start = end + 1;
+    line++;
+    if (bytes.length > max) {
+      reject(line, 'RECORD_TOO_LARGE', `record of ${bytes.length} bytes is over the ${max}-byte limit (EXECRETRIEVAL_MAX_RECORD_BYTES): skipped unread`);
+      continue;
+    }
+    let src: string;
+    try {
+      src = utf8.decode(bytes);
+    } catch {
+      reject(line, 'INVALID_UTF8', 'not valid UTF-8: the record is skipped (re-encode the file as UTF-8)');
+      continue;
+    }
+    if (!src.trim()) continue;
+    // parseJsonl numbers its one line 1: report the file's line instead.
+    parseJsonl(src, AnyObject, {
+      record: (_, value) => records.push({ line, value }),
+      badJson: (_, message) => reject(line, 'INVALID_JSON', message),
+      invalid: (_, issues) => reject(line, 'INVALID_JSON', issues[0].message),
+    });
+  }
   return { records, rejections };
 }
 

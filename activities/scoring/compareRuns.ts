@@ -21,7 +21,7 @@ export function benchmarkFingerprint(runDir: string): string {
 
 function manifestOf(runDir: string): ScoringManifest {
   const p = join(scoringDir(runDir), 'manifest.json');
-  if (!existsSync(p)) throw new Error(`${p} not found: run \`execretrieval score ${runDir}\` first`);
+  if (!existsSync(p)) throw new Error(`${p} not found: run \`execretrieval score --run ${runDir}\` first`);
   return JSON.parse(readFileSync(p, 'utf8')) as ScoringManifest;
 }
 
@@ -34,7 +34,7 @@ export function compareRuns(runA: string, runB: string, settings: BootstrapSetti
   }
   const summary = (run: string) => {
     const p = join(reportDir(run), 'summary.json');
-    if (!existsSync(p)) throw new Error(`${p} not found: run \`execretrieval report ${run}\` first`);
+    if (!existsSync(p)) throw new Error(`${p} not found: run \`execretrieval report --run ${run}\` first`);
     return JSON.parse(readFileSync(p, 'utf8')).estimates;
   };
   return sideBySide(summary(runA), summary(runB));

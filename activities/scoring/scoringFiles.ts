@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Table, Bool, vectorFromArray } from 'apache-arrow';
+import { Table, Bool, Field, List, Utf8, vectorFromArray } from 'apache-arrow';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 import { buildStatSpecs } from '../../core/report/statistics.ts';
@@ -97,13 +97,20 @@ export function writeExecutionsParquet(path: string, rows: readonly ExecutionRow
     query_id: utf8Column(rows.map((r) => r.query_id)),
     corpus_id: utf8Column(rows.map((r) => r.corpus_id)),
     passed: vectorFromArray(rows.map((r) => r.passed), new Bool()),
-    outcomes: utf8Column(rows.map((r) => JSON.stringify(r.outcomes))),
+    // A list of strings, one per test (not a JSON string): DuckDB's list functions and pandas read it as is.
+    outcomes: vectorFromArray(rows.map((r) => r.outcomes), new List(new Field('item', new Utf8(), false))),
     cached: vectorFromArray(rows.map((r) => r.cached), new Bool()),
   });
   writeParquet(path, table);
 }
 
-/** scoring/executions.parquet back as rows (outcomes parsed). */
+/** An outcomes cell: a list of strings, or (runs scored before outcomes became a list) a JSON string of one. */
+function outcomesOf(cell: unknown): string[] {
+  if (typeof cell === 'string') return JSON.parse(cell) as string[];
+  return Array.from(cell as Iterable<unknown>, String);
+}
+
+/** scoring/executions.parquet back as rows (outcomes as a list). */
 export function readExecutionsParquet(path: string): { query_id: string; corpus_id: string; passed: boolean; outcomes: string[] }[] {
   const t = readParquet(path);
   const q = t.getChild('query_id')!;
@@ -114,6 +121,6 @@ export function readExecutionsParquet(path: string): { query_id: string; corpus_
     query_id: String(q.get(i)),
     corpus_id: String(c.get(i)),
     passed: Boolean(p.get(i)),
-    outcomes: JSON.parse(String(o.get(i))) as string[],
+    outcomes: outcomesOf(o.get(i)),
   }));
 }

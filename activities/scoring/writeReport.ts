@@ -60,7 +60,7 @@ function queryDocstringCounts(queries: readonly { metadata?: Record<string, unkn
 
 export async function writeReport(runDir: string, opts: ReportOptions, loaded: { bench?: LoadedBenchmark; rankings?: ReadonlyMap<string, RankingRow[]>; executions?: readonly ExecutionRow[] } = {}): Promise<ReportResult> {
   const manifestPath = join(scoringDir(runDir), 'manifest.json');
-  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score ${runDir}\` first`);
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} not found: run \`execretrieval score --run ${runDir}\` first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ScoringManifest;
   const configs = readScoredConfigs(runDir, manifest.configs);
   // `score` hands over the benchmark it has just loaded and validated from the same files (0.7 s of CPU for MBPP).

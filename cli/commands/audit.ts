@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { resolveRunDir } from '../../activities/paths.ts';
+import { addRunOption, existingRunDir } from '../options.ts';
+import { CliError } from '../errors.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { writeRunAudit } from '../../activities/generation/auditFiles.ts';
 import type { GroupAudit, RunAudit } from '../../core/generation/audit.ts';
 import { existsSync } from 'node:fs';
@@ -73,22 +75,23 @@ function hasGenerationCalls(ledgerPath: string): boolean {
 }
 
 export function registerAudit(program: Command): void {
-  program
+  const cmd = program
     .command('audit')
     .description('Tokens and cost of a run: generation (per entry, by model, by outcome, attempts per accepted entry, first-attempt validation rate) and embedding (per configuration); writes Parquet')
-    .argument('<run>', 'run id (under runs/) or run directory')
+    .argument('[run]', 'deprecated: use --run');
+  addRunOption(cmd)
     .option('--entries', 'also print the per-entry table')
     .option('--json', 'print the audit as JSON instead of tables')
     .option('--check-batches', "read every ingested provider batch's output and error files again and compare them with the ledger, request by request (needs the provider's API key)")
-    .action(async (run: string, opts: { entries?: boolean; json?: boolean; checkBatches?: boolean }) => {
-      const runDir = resolveRunDir(run);
+    .action(async (run: string | undefined, opts: { entries?: boolean; json?: boolean; checkBatches?: boolean }) => {
+      const runDir = existingRunDir(opts, run);
       const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
       const embedding = writeEmbeddingAudit(runDir);
       // Provider batches (generate --batch): ingested ones are in the ledger rows above, from their output and error
       // files; the ones still in flight are listed with the most they can add.
       const batches = readBatches(runDir);
       if (!generation && !embedding && !batches.length) {
-        throw new Error(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`);
+        throw new CliError(`${runDir}: neither a generation ledger nor an embedding report (run \`generate\` or \`embed\` first)`, EXIT_CODES.usage);
       }
       if (opts.json) {
         console.log(JSON.stringify({ generation: generation?.audit ?? null, batches: batches.map(({ requests: _r, ...b }) => b), batches_in_flight: inFlight(batches).length, embedding: embedding ? { configs: embedding.rows, totals: embedding.totals, total_cost_usd: embedding.totals.cost_usd } : null }, null, 2));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { basename, dirname, resolve } from 'node:path';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
-import { runBuildStage } from '../buildStage.ts';
+import { checkProfile, checkSource } from '../options.ts';
 
 /** `build`: the pipeline's build stage alone (`run --until build`), for a benchmark at <run dir>/benchmark. */
 export function registerBuild(program: Command): void {
@@ -18,7 +18,7 @@ export function registerBuild(program: Command): void {
     .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS)')
     .addHelpText(
       'after',
-      '\nExample:\n  $ execretrieval build --source mbpp --out runs/mbpp/benchmark     # the same as: execretrieval run --id mbpp --source mbpp --until build --rebuild' +
+      '\nExample:\n  $ execretrieval build --source mbpp --out runs/mbpp/benchmark     # the same as: execretrieval run --run mbpp --source mbpp --until build --rebuild' +
         '\nExit codes: 0 built, nothing rejected; 1 built, but records were rejected (each listed above the summary; report.json has them all); 2 bad option; 3 no task accepted (the line names the stage that rejected them); 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
     )
     .action(async (opts: { source: string; out: string; seed: number; profile?: string; cap?: number; worker: boolean }) => {
@@ -28,6 +28,10 @@ export function registerBuild(program: Command): void {
       if (basename(out) !== 'benchmark') {
         throw new CliError(`--out ${opts.out}: the benchmark goes in <run dir>/benchmark (e.g. runs/<run-id>/benchmark), where the rest of the run finds it`, EXIT_CODES.usage);
       }
+      await checkProfile(opts.profile);
+      await checkSource(opts.source);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const { runBuildStage } = await import('../buildStage.ts');
       const { report } = await runBuildStage({ runDir: dirname(out), source: opts.source, seed: opts.seed, profile: opts.profile, cap: opts.cap, worker: opts.worker });
       // The exit-code table (activities/faults.ts, README): rejected records are a partial result, not success.
       if (report.rejections.length) process.exitCode = EXIT_CODES.failed;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveRunDir } from '../../activities/paths.ts';
+import { parseAlpha, parseReplicates, parseSeed, runDirOf } from '../options.ts';
 import { compareRuns } from '../../activities/scoring/compareRuns.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { fmt, fmtP } from '../../core/report/format.ts';
@@ -11,11 +11,11 @@ export function registerCompareRuns(program: Command): void {
     .argument('<runA>', 'run id (under runs/) or run directory')
     .argument('<runB>', 'run id (under runs/) or run directory')
     .option('--json', 'print the comparison as JSON')
-    .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
-    .option('--seed <n>', 'bootstrap seed', (v) => Number(v), DEFAULT_SEED)
-    .option('--alpha <a>', 'interval and test level', (v) => Number(v), 0.05)
+    .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
+    .option('--seed <n>', 'bootstrap seed', parseSeed, DEFAULT_SEED)
+    .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
     .action((runA: string, runB: string, opts: { json?: boolean; replicates: number; seed: number; alpha: number }) => {
-      const r = compareRuns(resolveRunDir(runA), resolveRunDir(runB), { replicates: opts.replicates, seed: opts.seed, alpha: opts.alpha });
+      const r = compareRuns(runDirOf(runA), runDirOf(runB), { replicates: opts.replicates, seed: opts.seed, alpha: opts.alpha });
       if (opts.json) {
         console.log(JSON.stringify(r, null, 2));
         return;

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import { loadRegistry } from '../../activities/embeddings/configs.ts';
+import { checkedRegistry } from '../options.ts';
 import { availability } from '../../activities/embeddings/availability.ts';
 import { listServers } from '../../activities/embeddings/serverModels.ts';
 import { configuredBaseUrl } from '../../activities/embeddings/availability.ts';
 import { servableModelNames } from '../../infra/embedServer/servedModel.ts';
 import { retrieverKind } from '../../core/embeddings/registry.ts';
 import { modelRoot } from '../../activities/paths.ts';
-import { PROJECT_ROOT } from '../../workers/registry.ts';
 
 export function registerConfigs(program: Command): void {
   program
@@ -15,7 +14,8 @@ export function registerConfigs(program: Command): void {
     .option('--config-file <file...>', 'extra registry files merged after ours and .execretrieval/embedding-configs.json')
     .option('--json', 'print JSON')
     .action(async (opts: { configFile?: string[]; json?: boolean }) => {
-      const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
+      // A registry file that is missing or malformed stops here (exit 2): a list without its entries would mislead.
+      const reg = await checkedRegistry(opts.configFile);
       const base = { env: process.env, modelRoot: modelRoot() };
       const penv = { ...base, servers: await listServers(reg.entries.map((e) => e.config), base) };
       const served = servableModelNames(reg.entries, base);

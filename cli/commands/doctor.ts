@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { runDoctor } from '../../activities/doctor/checks.ts';
 
 export function registerDoctor(program: Command): void {
   program
@@ -8,6 +7,8 @@ export function registerDoctor(program: Command): void {
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ execretrieval doctor\n\nExit codes: 0 nothing blocks a run (warnings: something optional is missing); 1 a check failed (its line says the fix).')
     .action(async (opts: { json?: boolean }) => {
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const { runDoctor } = await import('../../activities/doctor/checks.ts');
       const r = await runDoctor();
       if (opts.json) console.log(JSON.stringify(r, null, 2));
       else {

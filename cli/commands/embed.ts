@@ -1,36 +1,32 @@
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { projectRoot, resolveRunDir } from '../../activities/paths.ts';
-import { ACTIVITY_PROVIDERS } from '../../workers/registry.ts';
-import { startOrAttach, temporalLogFile, withTemporal } from '../temporalRun.ts';
-import { embedSweep } from '../../workflows/embedSweep.ts';
-import { WorkflowFailedError } from '@temporalio/client';
-import { exitCodeOf } from '../pipelineRun.ts';
+import { addRunOption, checkConfigIds, commaList, existingRunDir } from '../options.ts';
 import { CliError } from '../errors.ts';
 import { rebuiltCaches } from '../rebuildCache.ts';
 
-/** `runs/<id>` given as a path, or just the id; it must exist (embed reads a built benchmark). */
-function resolveRun(run: string): string {
-  const runDir = resolveRunDir(run);
-  if (!existsSync(runDir)) throw new Error(`run ${run}: neither ${resolve(run)} nor ${join(projectRoot(), 'runs', run)} exists`);
-  return runDir;
-}
-
 export function registerEmbed(program: Command): void {
-  program
+  const cmd = program
     .command('embed')
     .description('Embed a built benchmark (queries + corpus) under each configuration: matrices in <run>/embeddings/<config_id>/{queries,corpus}.{arrow,parquet}, report in <run>/embeddings/report.json')
-    .argument('<run>', 'runs/<run-id> (its benchmark in <run>/ or <run>/benchmark/) or a run id')
+    .argument('[run]', 'deprecated: use --run');
+  addRunOption(cmd, 'run id or runs/<id> (its benchmark in <run>/ or <run>/benchmark/)')
     .option('--configs <ids>', 'comma-separated configuration ids (default: every configuration that can run here is tried; the rest are reported)')
     .option('--config-file <file...>', 'extra registry files')
     .option('--no-worker', 'do not run a worker in this process (workers elsewhere serve the queues; needs TEMPORAL_ADDRESS)')
     .option('--concurrency <n>', 'batches in flight per hosted configuration', (v) => Number(v), 4)
     .option('--json', 'print the sweep summary (report path; ok, failed and unavailable configurations) as JSON')
-    .action(async (run: string, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; json?: boolean }) => {
-      const runDir = resolveRun(run);
-      const configIds = opts.configs ? opts.configs.split(',').map((s) => s.trim()).filter(Boolean) : null;
+    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; json?: boolean }) => {
+      const runDir = existingRunDir(opts, run);
+      const configIds = commaList(opts.configs) ?? null;
+      // Before the sweep starts: an unknown name used to surface only as "Workflow execution failed".
+      await checkConfigIds(configIds ?? undefined, opts.configFile);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ ACTIVITY_PROVIDERS }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }] = await Promise.all([
+        import('../../workers/registry.ts'),
+        import('../temporalRun.ts'),
+        import('../../workflows/embedSweep.ts'),
+      ]);
       const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
       await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.
@@ -44,6 +40,7 @@ export function registerEmbed(program: Command): void {
           result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`, { fresh });
         } catch (err) {
           // A damaged cache, a full disk: one line and the table's exit code (5), not "Workflow execution failed".
+          const [{ WorkflowFailedError }, { exitCodeOf }] = await Promise.all([import('@temporalio/client'), import('../pipelineRun.ts')]);
           if (!(err instanceof WorkflowFailedError)) throw err;
           const { code, message } = exitCodeOf(err);
           throw new CliError(message, code);

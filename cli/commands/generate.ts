@@ -30,6 +30,7 @@ import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
 import { runBatchBenchmark } from './generateBatch.ts';
 import { loadBatchPriceTable } from '../../activities/batch/prices.ts';
+import { checkProfile } from '../options.ts';
 
 export interface CommonOpts {
   run: string;
@@ -51,20 +52,20 @@ const DEFAULT_ENDPOINT: Record<LlmProvider, string> = { openai: ENDPOINTS.openai
 function num(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag}: "${v}" is not a non-negative number`);
+  if (!Number.isFinite(n) || n < 0) throw new CliError(`${flag}: "${v}" is not a non-negative number`, EXIT_CODES.usage);
   return n;
 }
 
 function llmSettings(provider: string, o: CommonOpts): LlmSettings {
-  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new Error(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`);
-  if (!o.model) throw new Error(`--model is required with provider ${provider}`);
+  if (!(LLM_PROVIDERS as readonly string[]).includes(provider)) throw new CliError(`unknown provider "${provider}" (known: ${LLM_PROVIDERS.join(', ')})`, EXIT_CODES.usage);
+  if (!o.model) throw new CliError(`--model is required with provider ${provider}`, EXIT_CODES.usage);
   const maxOut = num(o.maxOutputTokens, '--max-output-tokens');
   const r = LlmSettings.safeParse({
     provider, model: o.model, endpoint: o.endpoint ?? DEFAULT_ENDPOINT[provider as LlmProvider], reasoning_effort: o.reasoningEffort,
     ...(maxOut !== undefined ? { max_output_tokens: maxOut } : {}),
   });
-  if (!r.success) throw new Error(formatIssues(r.error.issues));
-  if (!hasPrice(loadPriceTable(), provider, o.model)) throw new Error(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`);
+  if (!r.success) throw new CliError(formatIssues(r.error.issues), EXIT_CODES.usage);
+  if (!hasPrice(loadPriceTable(), provider, o.model)) throw new CliError(`data/prices.json has no price for "${provider}/${o.model}": add it first (the budget cap needs it)`, EXIT_CODES.usage);
   return r.data;
 }
 
@@ -132,7 +133,7 @@ export function registerGenerate(program: Command): void {
       );
       console.log(`registry: ${result.entries} entries written to ${runPaths(runDir).registry}; ${result.dropped.length} dropped as duplicates (see registry-dropped.jsonl)`);
       for (const f of result.failed_domains) console.log(`domain ${f.domain}: no usable response (${f.error})`);
-      if (result.reconciled_lost_calls) console.error(`${result.reconciled_lost_calls} call(s) an earlier run left in flight had no response recorded: counted as lost (\`execretrieval audit ${runId}\` bounds their cost)`);
+      if (result.reconciled_lost_calls) console.error(`${result.reconciled_lost_calls} call(s) an earlier run left in flight had no response recorded: counted as lost (\`execretrieval audit --run ${runId}\` bounds their cost)`);
     });
 
   common(gen.command('benchmark'))
@@ -148,6 +149,7 @@ export function registerGenerate(program: Command): void {
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
     .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai; see docs/batch.md)")
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string; batch?: boolean }) => {
+      await checkProfile(o.profile);
       const runDir = resolveRunDir(o.run);
       const runId = basename(runDir);
       if (o.generator === 'mechanical') {
@@ -212,7 +214,7 @@ function checkBatchSettings(s: LlmSettings): void {
 function adoptRegistry(runDir: string, given: string | undefined): string {
   const target = runPaths(runDir).registry;
   if (!given) {
-    if (!existsSync(target)) throw new Error(`${target} does not exist: run \`generate registry --run ...\` first or pass --registry <file>`);
+    if (!existsSync(target)) throw new CliError(`${target} does not exist: run \`generate registry --run ...\` first or pass --registry <file>`, EXIT_CODES.usage);
     return target;
   }
   const src = resolve(given);

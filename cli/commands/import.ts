@@ -1,3 +1,6 @@
+import { CliError } from '../errors.ts';
+import { checkInput } from '../options.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { importMbpp } from '../../activities/importers/mbpp.ts';
@@ -38,13 +41,13 @@ type Format = keyof typeof FORMATS;
 
 /** The preset's mapping (or the default one), then each --map target=spec on top; every spec is checked here. */
 export function mappingFrom(preset: string | undefined, pairs: readonly string[]): FieldMapping {
-  if (preset !== undefined && !(preset in PRESETS)) throw new Error(`unknown --preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  if (preset !== undefined && !(preset in PRESETS)) throw new CliError(`unknown --preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`, EXIT_CODES.usage);
   const m: Record<string, string> = { ...(preset ? PRESETS[preset as PresetName] : DEFAULT_MAPPING) };
   for (const p of pairs) {
     const eq = p.indexOf('=');
     const k = eq > 0 ? p.slice(0, eq) : '';
     const v = eq > 0 ? p.slice(eq + 1) : '';
-    if (!k || !v || !(k in DEFAULT_MAPPING)) throw new Error(`--map ${p}: expected <target>=<spec> with target one of ${Object.keys(DEFAULT_MAPPING).join(', ')}`);
+    if (!k || !v || !(k in DEFAULT_MAPPING)) throw new CliError(`--map ${p}: expected <target>=<spec> with target one of ${Object.keys(DEFAULT_MAPPING).join(', ')}`, EXIT_CODES.usage);
     m[k] = v;
   }
   parseMapping(m as unknown as FieldMapping);
@@ -71,15 +74,18 @@ export function registerImport(program: Command): void {
     .option('--map <target=spec...>', "jsonl only: how query, code, tests, id, function_name, entry_point, setup, domain are built: a field (dotted paths allowed), a template ('code={prompt}{canonical_solution}') or docstring(...) ('query=docstring({prompt})')", [])
     .option('--dataset <name>', 'jsonl only: source name recorded in each task (default: the preset, else jsonl)')
     .option('--keep-docstring', 'jsonl only: when the query is a docstring of the code (query=docstring(...), as in --preset check-program), keep it in the stored code (default: removed, so no snippet carries the query word for word; docs/check-programs.md)')
-    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string; keepDocstring?: boolean }) => {
-      if (!(format in FORMATS)) throw new Error(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`);
-      if (opts.to !== 'tasks' && opts.to !== 'release') throw new Error(`--to must be tasks or release, got "${opts.to}"`);
+    .option('--json', 'print what was written and every rejected record as JSON on stdout')
+    .action(async (format: string, input: string, opts: { out: string; to: string; preset?: string; map: string[]; dataset?: string; keepDocstring?: boolean; json?: boolean }) => {
+      if (!(format in FORMATS)) throw new CliError(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`, EXIT_CODES.usage);
+      if (opts.to !== 'tasks' && opts.to !== 'release') throw new CliError(`--to must be tasks or release, got "${opts.to}"`, EXIT_CODES.usage);
       const f = format as Format;
-      if (f !== 'jsonl' && (opts.preset || opts.map.length || opts.keepDocstring)) throw new Error(`--preset, --map and --keep-docstring apply to the jsonl format only (got ${f})`);
+      checkInput(input, 'input');
+      if (f !== 'jsonl' && (opts.preset || opts.map.length || opts.keepDocstring)) throw new CliError(`--preset, --map and --keep-docstring apply to the jsonl format only (got ${f})`, EXIT_CODES.usage);
       const result: ImportResult = f === 'jsonl'
         ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl', opts.keepDocstring)
         : await FORMATS[f](resolve(input));
       const tasks = result.tasks.map((t) => t.task);
+      if (!tasks.length && !result.rejections.length) throw new CliError(`${input}: no records (an empty file, or a directory without .jsonl / .jsonl.gz files): nothing written`, EXIT_CODES.failed);
       if (opts.to === 'release') {
         const { queries, corpus } = toRelease(tasks);
         writeJsonlAtomic(join(opts.out, 'queries.jsonl'), queries);
@@ -91,6 +97,7 @@ export function registerImport(program: Command): void {
       process.stderr.write(`${tasks.length} tasks written to ${opts.out}, ${rejectionSummary(result.rejections)}\n`);
       const docs = queryDocstringCounts(tasks);
       if (docs) process.stderr.write(`query docstrings: ${docs}\n`);
+      if (opts.json) console.log(JSON.stringify({ out: opts.out, to: opts.to, tasks: tasks.length, rejections: result.rejections }, null, 2));
       if (result.rejections.length) process.exitCode = 1;
     });
 }

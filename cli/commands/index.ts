@@ -3,7 +3,7 @@ import { registerBuild } from './build.ts';
 import { registerCache } from './cache.ts';
 import { registerRun } from './run.ts';
 import { registerImport } from './import.ts';
-import { registerImportConfig } from './importConfig.ts';
+import { registerImportRankings, registerImportVectors } from './importConfig.ts';
 import { registerRerank } from './rerank.ts';
 import { registerRetrieve } from './retrieve.ts';
 import { registerValidate } from './validate.ts';
@@ -28,7 +28,7 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerValidate,
   registerCache,
   registerBuild,
-  registerImport, registerImportConfig, (p) => registerRerank(p), (p) => registerRetrieve(p),
+  registerImport, registerImportRankings, registerImportVectors, (p) => registerRerank(p), (p) => registerRetrieve(p),
   registerRepo,
   registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,

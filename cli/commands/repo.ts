@@ -1,7 +1,8 @@
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { givenRun } from '../options.ts';
 import { z } from 'zod';
 import { GoldCase, Revision } from '../../schemas/gold.ts';
 import { CaseResult, IndexManifest, type RetrievalRecord } from '../../schemas/repoIndex.ts';
@@ -221,9 +222,11 @@ export function registerRepo(program: Command): void {
     .option('--embedder <config_id>', 'query embedder (default: the index manifest\'s)')
     .option('--rerank-weights <list>', 'reranker weights, e.g. symbol=0.3,path=0.2,role=0.4,trap=0.3 (default those)')
     .option('--tune', 'tune reranker weights on the train split, report the held-out split')
-    .option('--run-id <id>', 'run id (default repo-<UTC timestamp>)')
+    .option('--run <id>', 'run id (default repo-<UTC timestamp>)')
+    .addOption(new Option('--run-id <id>', 'deprecated: use --run').hideHelp())
+    .addOption(new Option('--id <id>', 'deprecated: use --run').hideHelp())
     .option('--out <dir>', 'output directory (default runs/<run-id>/repo)')
-    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; endpointIndex?: boolean; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; runId?: string; out?: string }) => {
+    .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; endpointIndex?: boolean; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; run?: string; runId?: string; id?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <run> (the run whose records.jsonl to replay)');
       const index = loadIndex(resolve(o.index));
@@ -239,7 +242,7 @@ export function registerRepo(program: Command): void {
       for (const k of requested ?? []) if (!RETRIEVER_KINDS.includes(k)) throw new Error(`--retrievers: unknown ${JSON.stringify(k)} (known: ${RETRIEVER_KINDS.join(', ')}, endpoint:<id|URL>, none)`);
       if (o.mode === 'recorded' && (o.rankings?.length || endpointRefs.length)) throw new Error('--rankings and endpoint retrievers rank now: use them with --mode live (a recorded run replays its own records)');
       if (o.rankingsFormat && !(RUN_FORMATS as readonly string[]).includes(o.rankingsFormat)) throw new Error(`--rankings-format ${JSON.stringify(o.rankingsFormat)}: expected one of ${RUN_FORMATS.join(', ')}`);
-      const runId = o.runId ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
+      const runId = givenRun(o) ?? `repo-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}`;
       // Outside retrievers are read and checked before any case runs: a bad file stops here, nothing written.
       const outside = new Map<string, CaseRetriever>();
       const outsideInfo: Record<string, unknown> = {};

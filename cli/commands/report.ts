@@ -1,19 +1,26 @@
 import type { Command } from 'commander';
-import { resolveRunDir } from '../../activities/paths.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { writeReport } from '../../activities/scoring/writeReport.ts';
 import { headlineText } from '../../core/report/headline.ts';
+import { buildLeaderboard } from '../../core/report/leaderboard.ts';
+import { addRunOption, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
 
 export function registerReport(program: Command): void {
-  program
+  const cmd = program
     .command('report')
     .description('Rebuild the report (summary.json, pairwise.parquet, report.md, report.html, BEIR/TREC exports) from a scored run; executes nothing')
-    .argument('<run>', 'run id (under runs/) or run directory')
-    .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
-    .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', (v) => Number(v), DEFAULT_SEED)
-    .option('--alpha <a>', 'interval and test level', (v) => Number(v), 0.05)
-    .action(async (run: string, opts: { replicates: number; seed: number; alpha: number }) => {
-      const r = await writeReport(resolveRunDir(run), opts);
+    .argument('[run]', 'deprecated: use --run');
+  addRunOption(cmd)
+    .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
+    .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', parseSeed, DEFAULT_SEED)
+    .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
+    .option('--json', 'print the leaderboard (sorted by exec@1, numbers with intervals) and the report paths as JSON')
+    .action(async (run: string | undefined, opts: { replicates: number; seed: number; alpha: number; json?: boolean }) => {
+      const r = await writeReport(existingRunDir(opts, run), { replicates: opts.replicates, seed: opts.seed, alpha: opts.alpha });
+      if (opts.json) {
+        console.log(JSON.stringify({ leaderboard: buildLeaderboard(r.stats), report: { md: `${r.dir}/report.md`, html: `${r.dir}/report.html` }, files: r.files }, null, 2));
+        return;
+      }
       console.log(`${r.stats.configs.length} configurations × ${r.stats.n_queries} queries; wrote ${r.files.length} files under ${r.dir} and export/`);
       console.log('');
       console.log(headlineText(r.stats));

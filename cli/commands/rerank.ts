@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { embeddingCachePath, modelRoot, projectRoot, resolveRunDir } from '../../activities/paths.ts';
+import { runDirOf } from '../options.ts';
+import { embeddingCachePath, modelRoot, projectRoot} from '../../activities/paths.ts';
 import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
 import { ProviderUnavailableError, type ProviderEnv } from '../../activities/embeddings/types.ts';
@@ -32,15 +33,15 @@ export function registerRerank(program: Command, penv: ProviderEnv = { env: proc
   program
     .command('rerank')
     .description("Add a second stage to a run: a reranker reorders a first stage's top list (any configuration: dense, BM25, imported); `score` then scores it beside the first stage")
-    .argument('<run>', 'run id (under runs/) or run directory')
+    .requiredOption('--run <id>', 'run id (under runs/) or run directory')
     .argument('<reranker>', 'reranker id from data/rerank-configs.json (or --config-file)')
     .requiredOption('--over <config>', 'the first-stage configuration whose top list is reranked (e.g. bm25)')
     .option('--depth <n>', 'how many of its top snippets per query are reranked (at least 10)', (v) => Number(v), 20)
     .option('--name <config>', 'configuration id of the result (default: <over>+<reranker>)')
     .option('--replace', 'overwrite a configuration of that name')
     .option('--config-file <files...>', 'extra reranker registry files ({"rerankers": [...]})', [])
-    .addHelpText('after', '\nScores are cached by (reranker, query text, snippet): a rerun sends nothing it already has. Run `execretrieval score <run>` next; the report shows each reranker beside its first stage with a paired McNemar test on exec@1.\nExit code: 0 done; 2 an unknown reranker or configuration, a missing API key, a bad option.')
-    .action(async (run: string, id: string, opts: { over: string; depth: number; name?: string; replace?: boolean; configFile: string[] }) => {
+    .addHelpText('after', '\nScores are cached by (reranker, query text, snippet): a rerun sends nothing it already has. Run `execretrieval score --run <run>` next; the report shows each reranker beside its first stage with a paired McNemar test on exec@1.\nExit code: 0 done; 2 an unknown reranker or configuration, a missing API key, a bad option.')
+    .action(async (id: string, opts: { run: string; over: string; depth: number; name?: string; replace?: boolean; configFile: string[] }) => {
       let rerankers: Map<string, RerankConfig>;
       try {
         rerankers = loadRerankers(projectRoot(), opts.configFile);
@@ -52,7 +53,7 @@ export function registerRerank(program: Command, penv: ProviderEnv = { env: proc
       const cache = new EmbeddingCache(embeddingCachePath(penv.env));
       try {
         const { dir, manifest } = await rerankRun({
-          runDir: resolveRunDir(run),
+          runDir: runDirOf(opts.run),
           reranker: r,
           over: opts.over,
           depth: opts.depth,
@@ -65,7 +66,7 @@ export function registerRerank(program: Command, penv: ProviderEnv = { env: proc
         const s = manifest.rerank!;
         console.log(`reranked the top ${s.depth} of ${s.over} with ${s.reranker_id} as configuration ${manifest.config_id}: ${manifest.n_queries} queries, ${s.pairs} pairs (${s.cached} cached), ${s.requests} requests${s.tokens ? `, ${s.tokens} tokens` : ''}${s.search_units ? `, ${s.search_units} search units` : ''}`);
         console.log(`  ${dir}`);
-        console.log('next: execretrieval score <run> (the report puts it beside its first stage)');
+        console.log('next: execretrieval score --run <run> (the report puts it beside its first stage)');
       } finally {
         cache.close();
       }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { runDirOf } from '../options.ts';
 import { join } from 'node:path';
-import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
+import { projectRoot, stateDir } from '../../activities/paths.ts';
 import { EndpointCache } from '../../activities/endpoint/cache.ts';
 import { loadEndpoints } from '../../activities/endpoint/configs.ts';
 import { retrieveRun } from '../../activities/endpoint/retrieve.ts';
@@ -15,15 +16,15 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
   program
     .command('retrieve')
     .description('Add a configuration answered by your own search service: every benchmark query is sent to a retrieval endpoint (POST <url>/search {query_id, query, k} -> {results: [{corpus_id, score}]}), docs/own-retriever.md')
-    .argument('<run>', 'run id (under runs/) or run directory')
+    .requiredOption('--run <id>', 'run id (under runs/) or run directory')
     .argument('<endpoint>', 'an endpoint id from .execretrieval/retrieval-endpoints.json or --config-file, or a base URL (http://host:port)')
     .option('--name <config>', 'configuration id of the result (default: the endpoint id; required with a URL)')
     .option('--k <n>', 'results asked per query (default: the entry\'s k, else 100)', (v) => Number(v))
     .option('--index', 'send the corpus to <url>/index before the first search (a URL endpoint; entries say it with "index": true)')
     .option('--replace', 'overwrite a configuration of that name')
     .option('--config-file <files...>', 'endpoint registry files ({"endpoints": [...]})', [])
-    .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written).')
-    .action(async (run: string, ref: string, opts: { name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[] }) => {
+    .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score --run <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written).')
+    .action(async (ref: string, opts: { run: string; name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[] }) => {
       let endpoint: RetrievalEndpoint | undefined;
       if (/^https?:\/\//.test(ref)) {
         if (!opts.name) throw new CliError('a URL endpoint needs --name (the configuration id it is scored under)', EXIT_CODES.usage);
@@ -46,11 +47,11 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
       if (opts.index) endpoint = { ...endpoint, index: true };
       const cache = new EndpointCache(retrievalCachePath(env));
       try {
-        const { dir, manifest } = await retrieveRun({ runDir: resolveRunDir(run), endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
+        const { dir, manifest } = await retrieveRun({ runDir: runDirOf(opts.run), endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
         const s = manifest.endpoint!;
         console.log(`retrieved the top ${s.k} of ${manifest.n_queries} queries from ${s.url} as configuration ${manifest.config_id}: ${s.requests} searches sent, ${s.cached} cached${s.index_sent ? ', corpus indexed' : ''}${s.empty_answers ? `, ${s.empty_answers} empty answers (ranked all tied)` : ''}`);
         console.log(`  ${dir}`);
-        console.log('next: execretrieval score <run>');
+        console.log('next: execretrieval score --run <run>');
       } finally {
         cache.close();
       }

@@ -6,7 +6,7 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
-import { runPipelineFromCli } from '../pipelineRun.ts';
+import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun } from '../options.ts';
 
 /**
  * The main job end to end, as one durable workflow (workflows/runPipeline.ts): build a benchmark (mechanical
@@ -33,10 +33,10 @@ const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild
 /** Flags given on the command line win over the file, the file over the defaults. */
 function settingsOf(cmd: Command, file: RunConfig): RunSettings {
   const given = <T>(name: string, value: T): T | undefined => (cmd.getOptionValueSource(name) === 'cli' ? value : undefined);
-  const o = cmd.opts<{ source?: string; id?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number }>();
+  const o = cmd.opts<{ source?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number }>();
   const configs = given('configs', o.configs)?.split(',').map((s) => s.trim()).filter(Boolean) ?? file.configs;
   return {
-    id: given('id', o.id) ?? file.id ?? DEFAULTS.id,
+    id: givenRun(cmd.opts()) ?? file.id ?? DEFAULTS.id,
     source: given('source', o.source) ?? file.source ?? DEFAULTS.source,
     profile: given('profile', o.profile) ?? file.profile,
     cap: given('cap', o.cap) ?? file.cap,
@@ -56,12 +56,12 @@ const intOption = (flag: string, min: number) => (v: string) => {
 };
 
 export function registerRun(program: Command): void {
-  program
+  const cmd = program
     .command('run')
     .description('Build → embed → score → report in one go (each step is also its own subcommand)')
     .argument('[config]', 'a run configuration file (YAML, every field documented in data/run.example.yaml); flags override it')
-    .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`)
-    .option('--id <run-id>', `run id: outputs in runs/<run-id>/ (default: ${DEFAULTS.id})`)
+    .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`);
+  addRunOption(cmd, `run id: outputs in runs/<id>/ (default: ${DEFAULTS.id})`)
     .option('--configs <ids>', 'embedding configurations (default: every one that can run here); BM25 is always scored')
     .option('--seed <n>', `seed for mutant order, bootstrap and the ranking tie order (default: ${DEFAULT_SEED})`, intOption('--seed', 0))
     .option('--profile <name>', 'gate profile for build (default, check, mbpp, canonical; default: mbpp for MBPP, default otherwise)')
@@ -80,10 +80,10 @@ export function registerRun(program: Command): void {
     .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ execretrieval run                                  # curated tasks, every local model, BM25\n' +
+      '\nExamples:\n  $ execretrieval run                                  # curated tasks, every local model, BM25: runs/default/\n' +
         '  $ execretrieval run data/run.example.yaml --seed 7   # the file, with one field overridden\n' +
         '  $ execretrieval run --from score                     # rank, execute and score again (the benchmark and embeddings as they are)\n' +
-        '  $ execretrieval run --id mbpp --source mbpp --until build   # the benchmark only (what `build` runs)\n' +
+        '  $ execretrieval run --run mbpp --source mbpp --until build   # the benchmark only (what `build` runs)\n' +
         '\nThe run is one Temporal workflow (runPipeline); the same command again continues it where it stopped.' +
         '\nExit codes: 0 done; 1 a step failed (the message names it); 2 bad option or run file; 3 no task accepted by the build; 5 infrastructure (Temporal server lost, sandbox or cache fault): rerun the same command.',
     )
@@ -97,8 +97,14 @@ export function registerRun(program: Command): void {
         }
       }
       const opts = settingsOf(cmd, file);
+      // Every name is checked before the pipeline starts (a bad one used to surface after the whole build).
+      await checkConfigIds(opts.configs);
+      await checkProfile(opts.profile);
+      await checkSource(opts.source);
       const o = cmd.opts<{ from?: PipelineStart; until?: PipelineStop; json?: boolean; worker: boolean }>();
       const runDir = resolveRunDir(opts.id);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const { runPipelineFromCli } = await import('../pipelineRun.ts');
       const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, until: o.until, worker: o.worker });
       const score = result.score;
       if (score && (score.failed_configs.length || score.missing_configs.length || score.rejected_records)) process.exitCode = EXIT_CODES.failed;

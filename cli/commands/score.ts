@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { openOracle } from '../../activities/exec/oracle.ts';
-import { resolveRunDir } from '../../activities/paths.ts';
-import { scoreRun } from '../../activities/scoring/scoreRun.ts';
+import { addRunOption, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
+import { discoverConfigs } from '../../activities/scoring/configs.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrCounter } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
@@ -9,14 +8,16 @@ import { buildLeaderboard } from '../../core/report/leaderboard.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';
 
 export function registerScore(program: Command): void {
-  program
+  const cmd = program
     .command('score')
     .description('Rank every configuration of a run, execute every top-10 snippet against its query\'s tests, compute metrics, then write the report')
-    .argument('<run>', 'run id (under runs/) or run directory (with benchmark/ and embeddings/)')
+    .argument('[run]', 'deprecated: use --run');
+  addRunOption(cmd, 'run id (under runs/) or run directory (with benchmark/ and embeddings/)')
     .option('--configs <ids>', 'comma-separated configuration ids to score, in this order (default: all, BM25 included)')
     .option('--no-bm25', 'leave out the BM25 baseline')
-    .option('--replicates <n>', 'bootstrap replicates', (v) => Number(v), 5000)
-    .option('--seed <n>', 'bootstrap seed (recorded in summary.json) and key of the ranking tie order (scoring/manifest.json tie_break)', (v) => Number(v), DEFAULT_SEED)
+    .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
+    .option('--seed <n>', 'bootstrap seed (recorded in summary.json) and key of the ranking tie order (scoring/manifest.json tie_break)', parseSeed, DEFAULT_SEED)
+    .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
     .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
     .option('--json', 'print the manifest, the leaderboard (sorted by the tie-aware exec@1_ta, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
     .addHelpText(
@@ -24,18 +25,24 @@ export function registerScore(program: Command): void {
       '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +
         '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported); 5 when an execution was an infrastructure fault (a damaged cache, a sandbox failure): one line names it and nothing is written.',
     )
-    .action(async (run: string, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; timeout: number; json?: boolean }) => {
-      const runDir = resolveRunDir(run);
+    .action(async (run: string | undefined, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; alpha: number; timeout: number; json?: boolean }) => {
+      const runDir = existingRunDir(opts, run);
+      const configs = commaList(opts.configs);
+      // A name that is neither embedded in this run nor BM25 is a typo: exit 2 before any execution.
+      if (configs) checkNames('configuration', configs, [...new Set(['bm25', ...discoverConfigs(runDir).configs.map((c) => c.config_id)])]);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ openOracle }, { scoreRun }] = await Promise.all([import('../../activities/exec/oracle.ts'), import('../../activities/scoring/scoreRun.ts')]);
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrCounter('executing top-10 snippets');
       try {
         const { manifest, report, timings } = await scoreRun({
           runDir,
           oracle,
-          configs: opts.configs?.split(',').map((s) => s.trim()).filter(Boolean),
+          configs,
           bm25: opts.bm25,
           replicates: opts.replicates,
           seed: opts.seed,
+          alpha: opts.alpha,
           log: (m) => console.error(m),
           onExecProgress: progress,
         });

@@ -37,11 +37,14 @@ export function registerServeEmbeddings(program: Command): void {
     .addHelpText('after', HELP)
     .action(async (opts: { port: number; host: string; models?: string; configFile?: string[] }) => {
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
-      const names = opts.models ? opts.models.split(',').map((s) => s.trim()).filter(Boolean) : null;
+      // A config id names its model: `--models all-minilm-l6-v2` (an openai-compatible entry) is the model it sends.
+      const byConfig = new Map(reg.entries.filter((e) => e.config.provider === 'openai-compatible').map((e) => [e.config.config_id, e.config.model]));
+      const given = opts.models ? opts.models.split(',').map((s) => s.trim()).filter(Boolean) : null;
+      const names = given?.map((n) => byConfig.get(n) ?? n) ?? null;
       if (names && !names.length) throw new CliError('--models: give at least one name', EXIT_CODES.usage);
       const log = (m: string) => process.stderr.write(`${m}\n`);
       const { models, unavailable } = servableModels(reg.entries, { env: process.env, modelRoot: modelRoot() }, names, log);
-      if (names && unavailable.length) throw new CliError(`--models: ${unavailable.map((u) => `${u.name}: ${u.reason}`).join('; ')}`, EXIT_CODES.usage);
+      if (names && unavailable.length) throw new CliError(`--models: ${unavailable.map((u) => `${given?.[names.indexOf(u.name)] ?? u.name}: ${u.reason}`).join('; ')}`, EXIT_CODES.usage);
       for (const u of unavailable) log(`not served: ${u.name} (${u.reason})`);
       let server;
       try {

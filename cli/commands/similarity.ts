@@ -8,6 +8,9 @@ import { embeddingCachePath, modelRoot } from '../../activities/paths.ts';
 import { embedItems } from '../../activities/embeddings/embedItems.ts';
 import { createProvider } from '../../activities/embeddings/providers/index.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
+import { CliError } from '../errors.ts';
+import { checkConfigIds } from '../options.ts';
 
 export function registerSimilarity(program: Command): void {
   program
@@ -19,8 +22,9 @@ export function registerSimilarity(program: Command): void {
     .option('--json', 'print JSON')
     .argument('<texts...>', 'two or more texts')
     .action(async (texts: string[], opts: { config: string; as: string; configFile?: string[]; json?: boolean }) => {
-      if (opts.as !== 'query' && opts.as !== 'document') throw new Error(`--as must be query or document, got ${opts.as}`);
-      if (texts.length < 2) throw new Error('give at least two texts');
+      if (opts.as !== 'query' && opts.as !== 'document') throw new CliError(`--as must be query or document, got ${opts.as}`, EXIT_CODES.usage);
+      if (texts.length < 2) throw new CliError('give at least two texts', EXIT_CODES.usage);
+      await checkConfigIds([opts.config], opts.configFile);
       const reg = loadRegistry({ root: PROJECT_ROOT, files: opts.configFile });
       const [config] = selectConfigs(reg.entries, [opts.config]);
       const cache = new EmbeddingCache(embeddingCachePath());

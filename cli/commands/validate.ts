@@ -3,11 +3,11 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { relative } from 'node:path';
 import { PROFILES, getProfile } from '../../core/gate/profiles.ts';
 import { STAGES } from '../../core/gate/rules.ts';
-import { openOracle } from '../../activities/exec/oracle.ts';
-import { runGate } from '../../activities/gate/gate.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { formatCount, stderrProgress } from '../progress.ts';
 import { visibleLine } from '../../core/visibleText.ts';
+import { checkInput } from '../options.ts';
+import { CliError } from '../errors.ts';
 
 /** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
 export const MAX_TIMEOUT_S = 3600;
@@ -46,7 +46,11 @@ export function registerValidate(program: Command): void {
     .addHelpText('after', '\nExit code: 0 when every record is accepted, 1 when any record is rejected or unreadable, 2 for a bad argument.')
     .action(async (path: string, opts: { profile: string; timeout: number; json?: boolean }) => {
       const profile = getProfile(opts.profile);
+      checkInput(path, 'tasks');
       const { items, errors } = loadTasks(path);
+      if (!items.length && !errors.length) throw new CliError(`${path}: no records (an empty file, or a directory without .jsonl / .jsonl.gz files)`, EXIT_CODES.failed);
+      // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
+      const [{ openOracle }, { runGate }] = await Promise.all([import('../../activities/exec/oracle.ts'), import('../../activities/gate/gate.ts')]);
       const oracle = await openOracle({ timeoutS: opts.timeout });
       const progress = stderrProgress();
       try {

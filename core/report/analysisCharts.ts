@@ -4,6 +4,7 @@ import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
 import type { EditPositionRow } from './editPosition.ts';
 import { escapeHtml, fmt } from './format.ts';
+import { labelWidth } from './svg.ts';
 
 /**
  * Inline SVG plots of the four analyses (density scaling, rank resolution, second stage, edit position), as
@@ -97,7 +98,7 @@ export interface DotRow {
  * whiskers; `zero` draws the line at 0 (differences). Hollow markers: not resolved.
  */
 export function dotRows(id: string, rows: readonly DotRow[], seriesNames: readonly string[], axis: { lo: number; hi: number; title: string; zero?: boolean }): string {
-  const labelW = 230;
+  const labelW = labelWidth(rows.map((r) => r.label), 230);
   const plotW = 380;
   const rowH = 16 + seriesNames.length * 8;
   const top = 34;

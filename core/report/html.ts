@@ -127,6 +127,8 @@ dl#glossary dt{margin-top:8px}dl#glossary dd{margin-left:16px;max-width:900px}.s
 .add{background:#e6ffed}.del{background:#ffeef0}
 .analysis{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start;margin-bottom:12px}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
+svg[data-legend]{max-width:100%;height:auto}select,input{max-width:100%}#dd-view{overflow-x:auto}
+@media (max-width:600px){body{margin:12px}h1{font-size:18px;overflow-wrap:anywhere}}
 </style></head><body>
 <h1>ExecRetrieval report — ${escapeHtml(input.run)}</h1>
 <p class="note">${s.n_queries} queries × ${s.configs.length} configuration${s.configs.length === 1 ? '' : 's'}. Intervals are ${pct}% query-level bootstrap percentile intervals
@@ -181,7 +183,9 @@ score exactly equals a neighbour's: their order is the hash tie-break.</p>
     var q = D.queries[+qSel.value]; if (!q) return;
     var h = '#q=' + encodeURIComponent(q.id) + '&config=' + encodeURIComponent(D.configs[+cSel.value]);
     document.getElementById('dd-link').setAttribute('href', h);
-    if (location.hash !== h) history.replaceState(null, '', h);
+    // Only a reader's own choice rewrites the address: on open it stays as opened, so a plain open (or a reload)
+    // stays at the headline instead of jumping to the drill-down.
+    if (live && location.hash !== h) history.replaceState(null, '', h);
   }
   function fromHash() {
     var p = {}; location.hash.replace(/^#/, '').split('&').forEach(function (kv) { var i = kv.indexOf('='); if (i > 0) p[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); });
@@ -226,8 +230,10 @@ score exactly equals a neighbour's: their order is the hash tie-break.</p>
   [disc, aSel, bSel].forEach(function (el) { el.addEventListener('change', function () { fillQueries(); }); });
   qSel.addEventListener('change', render); cSel.addEventListener('change', render);
   window.addEventListener('hashchange', fromHash);
+  var live = false, opened = location.hash;
   fillQueries();
-  if (location.hash.indexOf('q=') >= 0) fromHash();
+  if (opened.indexOf('q=') >= 0) fromHash();
+  live = true;
   document.body.setAttribute('data-ready', '1');
 })();
 </script>

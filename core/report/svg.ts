@@ -7,6 +7,14 @@ import { escapeHtml, fmt } from './format.ts';
  */
 const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
 
+/**
+ * Room for a column of labels at the 12 px font: ~6.6 px a character (system-ui's widest lowercase average, with
+ * a margin), at least `min`. A fixed width clipped real configuration ids (local-all-minilm-l6-v2-int8).
+ */
+export function labelWidth(labels: readonly string[], min = 190): number {
+  return Math.max(min, Math.ceil(14 + Math.max(0, ...labels.map((l) => l.length * 6.6))));
+}
+
 export interface BarDatum {
   label: string;
   series: { name: string; value: number; lo: number | null; hi: number | null }[];
@@ -14,7 +22,7 @@ export interface BarDatum {
 
 /** Grouped horizontal bars in [0, 1] with CI whiskers. */
 export function barsWithCi(id: string, data: readonly BarDatum[], colors: readonly string[]): string {
-  const labelW = 190;
+  const labelW = labelWidth(data.map((d) => d.label));
   const plotW = 420;
   const barH = 12;
   const nSeries = data[0]?.series.length ?? 0;
@@ -54,7 +62,7 @@ export function barsWithCi(id: string, data: readonly BarDatum[], colors: readon
 
 /** Rows of stacked shares (each row sums to 1), e.g. the canonical-rank distribution per configuration. */
 export function stackedShares(id: string, rows: readonly { label: string; counts: number[] }[], buckets: readonly string[], colors: readonly string[], axisTitle = 'share of queries'): string {
-  const labelW = 190;
+  const labelW = labelWidth(rows.map((r) => r.label));
   const plotW = 460;
   const rowH = 18;
   const top = 28;
@@ -105,12 +113,13 @@ export function heatLegend(id: string, meaning: string): string {
   const w = 240;
   const stops = [0, 0.25, 0.5, 0.75, 1];
   return (
-    `<svg data-legend="${id}" xmlns="http://www.w3.org/2000/svg" width="${w + 360}" height="40" ${FONT}>` +
+    // The meaning on its own line and a viewBox: the legend fits a phone's width (390 px) without clipping.
+    `<svg data-legend="${id}" xmlns="http://www.w3.org/2000/svg" width="${w + 140}" height="56" viewBox="0 0 ${w + 140} 56" ${FONT}>` +
     `<defs><linearGradient id="grad-${id}">${stops.map((t) => `<stop offset="${t * 100}%" stop-color="${heatColor(t)}"/>`).join('')}</linearGradient></defs>` +
     `<rect x="10" y="4" width="${w}" height="12" fill="url(#grad-${id})" stroke="#ccc"/>` +
     stops.map((t) => `<text x="${10 + t * w}" y="30" text-anchor="middle">${t}</text>`).join('') +
     `<rect x="${w + 24}" y="4" width="12" height="12" fill="${heatColor(null)}" stroke="#ccc"/><text x="${w + 40}" y="14">no distractors</text>` +
-    `<text x="${w + 24}" y="32">${escapeHtml(meaning)}</text></svg>`
+    `<text x="10" y="50">${escapeHtml(meaning)}</text></svg>`
   );
 }
 
@@ -122,12 +131,13 @@ export function cellMatrix(
   cell: (r: number, c: number) => { fill: string; text: string; title: string; sub?: string } | null,
   opts: { twoLines?: boolean } = {},
 ): string {
-  const labelW = 190;
+  const labelW = labelWidth(rows);
   const cw = Math.max(opts.twoLines ? 74 : 46, Math.min(90, Math.floor(800 / Math.max(1, cols.length))));
   const ch = opts.twoLines ? 36 : 22;
-  const top = 150; // room for labels up to ~28 characters at -45°
-  // Room on the right for the last rotated column label.
-  const w = labelW + cols.length * cw + 130;
+  // Room above for the column labels at -45° (~28 characters in 150 px), and on the right for the last one.
+  const rotated = Math.ceil(Math.max(0, ...cols.map((c) => c.length * 6.6)) * Math.SQRT1_2);
+  const top = Math.max(150, rotated + 20);
+  const w = labelW + cols.length * cw + Math.max(130, rotated + 10);
   const h = top + rows.length * ch + 10;
   const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" ${FONT}>`];
   cols.forEach((c, j) => {

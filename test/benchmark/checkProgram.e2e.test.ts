@@ -184,7 +184,7 @@ test('build and run exit 3 naming the stage when no task is accepted; run never 
   assert.doesNotMatch(b.err, /\n\s+at /, 'no stack trace');
 
   const runDir = join(dir, 'run-empty');
-  const r = await cli('run', '--source', src, '--id', runDir, '--profile', 'check', '--cap', '8');
+  const r = await cli('run', '--source', src, '--run', runDir, '--profile', 'check', '--cap', '8');
   assert.equal(r.code, 3, r.err);
   assert.match(r.err.trim().split('\n').at(-1)!, /^error: run stopped at build: build: no task accepted, .*precheck: 1/);
   const m = JSON.parse(readFileSync(join(runDir, 'benchmark', 'manifest.json'), 'utf8'));
@@ -192,7 +192,7 @@ test('build and run exit 3 naming the stage when no task is accepted; run never 
   assert.equal(existsSync(join(runDir, 'embeddings')), false, 'nothing embedded');
 
   // A rerun finds the empty benchmark the failed build left and stops before embedding.
-  const again = await cli('run', '--source', src, '--id', runDir);
+  const again = await cli('run', '--source', src, '--run', runDir);
   assert.equal(again.code, 3, again.err);
   assert.match(again.err, /error: run: .*queries\.jsonl has no queries \(the build accepted no task; see .*report\.json\); fix the source and run again with --rebuild/);
   assert.equal(existsSync(join(runDir, 'embeddings')), false, 'nothing embedded');

@@ -41,7 +41,7 @@ test('run rebuilds a half-written benchmark folder instead of skipping the build
     // A source whose one task every build rejects (check() never calls its candidate): the build must run to say so.
     const src = join(dir, 'src.jsonl');
     writeRejectedSource(src);
-    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'run', '--source', src, '--id', run], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'run', '--source', src, '--run', run], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 300_000 });
     assert.match(r.stderr, /== build: .*benchmark is incomplete \(no manifest\.json \(an interrupted build\)\): building it again/);
     // The build ran again (its rejection is this source's), through the pipeline workflow.
     assert.match(r.stderr, /run stopped at build: build: no task accepted/);

@@ -21,7 +21,7 @@ test('run, when its dev server cannot start (the database is in use): one line, 
     writeFileSync(join(state, 'temporal.db.server.json'), JSON.stringify({ pid: holder.pid, address: '127.0.0.1:1', owner_pid: process.pid }));
     const env: NodeJS.ProcessEnv = { ...process.env, EXECRETRIEVAL_STATE_DIR: state };
     delete env.TEMPORAL_ADDRESS;
-    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'run', '--source', 'curated', '--id', join(tmp, 'run'), '--configs', 'bm25'], {
+    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'run', '--source', 'curated', '--run', join(tmp, 'run'), '--configs', 'bm25'], {
       cwd: PROJECT_ROOT,
       env,
       encoding: 'utf8',

@@ -24,7 +24,7 @@ test("embed on the local dev server: the terminal shows the run's own lines, the
     // Own state dir (own Temporal database), the real model files.
     spawnSync('mkdir', ['-p', state]);
     symlinkSync(modelRoot(), join(state, 'models'));
-    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'embed', run, '--configs', 'local-static-64', '--json'], {
+    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/execretrieval.js'), 'embed', '--run', run, '--configs', 'local-static-64', '--json'], {
       cwd: PROJECT_ROOT,
       env: withoutTemporalEnv({ ...process.env, EXECRETRIEVAL_STATE_DIR: state }),
       encoding: 'utf8',

@@ -57,7 +57,7 @@ test('run --configs multilingual-e5-small without a server: the run serves it it
     const runDir = join(tmp, 'run');
     const env = { ...process.env, EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, 'state')) } as Record<string, string>;
     delete env.EXECRETRIEVAL_EMBED_BASE_URL;
-    const cli = startCli(['run', '--source', src, '--id', runDir, '--configs', 'multilingual-e5-small'], env);
+    const cli = startCli(['run', '--source', src, '--run', runDir, '--configs', 'multilingual-e5-small'], env);
     const end = await cli.done;
     assert.equal(end.code, 0, cli.stderr());
     assert.match(cli.stderr(), /== multilingual-e5-small: no server set, so this run serves intfloat\/multilingual-e5-small itself at http:\/\/127\.0\.0\.1:\d+\/v1/);

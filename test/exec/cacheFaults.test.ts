@@ -216,7 +216,7 @@ describe('score on a damaged cache stops with one line instead of printing diffe
     const cachePath = join(state, 'exec-cache.sqlite');
     fillExecCache(cachePath, 3000); // unrelated rows, so the file has pages to damage around the real ones
     const env = { EXECRETRIEVAL_STATE_DIR: state };
-    const first = await cli(['score', runDir, '--replicates', '200'], env);
+    const first = await cli(['score', '--run', runDir, '--replicates', '200'], env);
     assert.equal(first.code, 1, first.stderr); // the fixture has a rejected record and a broken config
     const summary = () => readFileSync(join(runDir, 'report', 'summary.json'), 'utf8');
     const manifest = () => readFileSync(join(runDir, 'scoring', 'manifest.json'), 'utf8');
@@ -226,7 +226,7 @@ describe('score on a damaged cache stops with one line instead of printing diffe
     const root = rootPageOf(cachePath);
     overwritePages(cachePath, 20, 80);
     overwritePages(cachePath, root - 1, root);
-    const broken = await cli(['score', runDir, '--replicates', '200'], env);
+    const broken = await cli(['score', '--run', runDir, '--replicates', '200'], env);
     assert.equal(broken.code, 5, broken.stderr);
     const lines = oneLine(broken.stderr);
     assert.equal(lines.length, 1, broken.stderr);
@@ -236,7 +236,7 @@ describe('score on a damaged cache stops with one line instead of printing diffe
 
     const rep = await cli(['cache', 'repair', '--path', cachePath], env);
     assert.equal(rep.code, 0, rep.stderr);
-    const again = await cli(['score', runDir, '--replicates', '200'], env);
+    const again = await cli(['score', '--run', runDir, '--replicates', '200'], env);
     assert.equal(again.code, 1, again.stderr);
     // The same numbers as before the damage (the rows repair kept are served from the cache, the rest re-run).
     assert.ok(JSON.stringify(JSON.parse(summary()).estimates) === JSON.stringify(JSON.parse(s1).estimates), 'same estimates');

@@ -66,14 +66,14 @@ describe('--rebuild-cache', () => {
     const cachePath = join(state, 'exec-cache.sqlite');
     fillExecCache(cachePath, 3000);
     const env = { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_CACHE: join(state, 'embedding-cache.sqlite') };
-    const first = await cli(['score', runDir, '--replicates', '200'], env);
+    const first = await cli(['score', '--run', runDir, '--replicates', '200'], env);
     assert.equal(first.code, 1, first.stderr); // the fixture has a rejected record and a broken config
     const summary = () => JSON.parse(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'));
     const manifest = () => JSON.parse(readFileSync(join(runDir, 'scoring', 'manifest.json'), 'utf8'));
     const [s1, m1] = [summary(), manifest()];
 
     // On a sound cache the flag does nothing: no line, the file's rows serve the run.
-    const noop = await cli(['score', runDir, '--replicates', '200', '--rebuild-cache'], env);
+    const noop = await cli(['score', '--run', runDir, '--replicates', '200', '--rebuild-cache'], env);
     assert.equal(noop.code, 1, noop.stderr);
     assert.doesNotMatch(noop.stderr, /damaged/);
     assert.ok(!existsSync(`${cachePath}.damaged`));
@@ -81,7 +81,7 @@ describe('--rebuild-cache', () => {
 
     overwritePages(cachePath, 20, 80);
     const damagedSha = sha(cachePath);
-    const r = await cli(['score', runDir, '--replicates', '200', '--rebuild-cache'], env);
+    const r = await cli(['score', '--run', runDir, '--replicates', '200', '--rebuild-cache'], env);
     assert.equal(r.code, 1, r.stderr);
     const lines = r.stderr.split('\n').filter((l) => /damaged/.test(l));
     assert.equal(lines.length, 1, r.stderr);

@@ -11,7 +11,7 @@ import { readRankingsParquet } from '../../activities/scoring/rankingsParquet.ts
 import { matrixTable, readMatrix } from '../../activities/embeddings/matrix.ts';
 import { writeParquet, utf8Column, float64Column } from '../../activities/storage/parquet.ts';
 import { StopError } from '../../activities/faults.ts';
-import { registerImportConfig } from '../../cli/commands/importConfig.ts';
+import { registerImportRankings, registerImportVectors } from '../../cli/commands/importConfig.ts';
 import { registerCompare } from '../../cli/commands/compare.ts';
 import { Table } from 'apache-arrow';
 import { writeConfig, writeTinyRun, TOY_WEIGHTS } from './fixtures/tinyBenchmark.ts';
@@ -30,7 +30,8 @@ function npyBytes(rows: number, dims: number, data: Float32Array): Buffer {
 /** The two CLI commands on a Commander program, in-process (spawning the CLI costs seconds per call). */
 async function cli(...args: string[]): Promise<string> {
   const p = new Command();
-  registerImportConfig(p);
+  registerImportRankings(p);
+  registerImportVectors(p);
   registerCompare(p);
   const out: string[] = [];
   const log = console.log;
@@ -90,12 +91,12 @@ describe('an imported run or imported vectors score exactly like the configurati
   });
 
   test('rankings (TREC, Parquet, CSV run) and vectors (Parquet, .npy) imported under new names give the same metrics, deception and ties', async () => {
-    await cli('import-rankings', runDir, files['toy.trec'], '--name', 'toy-trec');
-    await cli('import-rankings', runDir, files['tied.trec'], '--name', 'tied-trec');
-    await cli('import-rankings', runDir, files['tied.parquet'], '--name', 'tied-run-pq');
-    await cli('import-rankings', runDir, files['tied.csv'], '--name', 'tied-csv');
-    await cli('import-vectors', runDir, files['toy.vectors'], '--name', 'toy-vec');
-    const out = await cli('import-vectors', runDir, files['tied.npy'], '--ids', files['tied.ids'], '--name', 'tied-npy');
+    await cli('import-rankings', '--run', runDir, files['toy.trec'], '--name', 'toy-trec');
+    await cli('import-rankings', '--run', runDir, files['tied.trec'], '--name', 'tied-trec');
+    await cli('import-rankings', '--run', runDir, files['tied.parquet'], '--name', 'tied-run-pq');
+    await cli('import-rankings', '--run', runDir, files['tied.csv'], '--name', 'tied-csv');
+    await cli('import-vectors', '--run', runDir, files['toy.vectors'], '--name', 'toy-vec');
+    const out = await cli('import-vectors', '--run', runDir, files['tied.npy'], '--ids', files['tied.ids'], '--name', 'tied-npy');
     assert.match(out, /imported .* as configuration tied-npy: 13 rows, 4 queries/);
     const ids = ['toy', 'tied', 'toy-trec', 'tied-trec', 'tied-run-pq', 'tied-csv', 'toy-vec', 'tied-npy'];
     const r = await scoreRun({ runDir, oracle, configs: ids, replicates: 200, seed: 3 });
@@ -123,8 +124,8 @@ describe('an imported run or imported vectors score exactly like the configurati
   test('a partial run is refused without --partial; with it every configuration is scored on the queries it covers', async () => {
     const short = join(dir, 'short.run');
     writeFileSync(short, readFileSync(files['toy.trec'], 'utf8').split('\n').filter((l) => l && !l.startsWith('q_0002 ')).join('\n') + '\n');
-    await assert.rejects(cli('import-rankings', runDir, short, '--name', 'short'), (e: StopError) => e.exitCode === 2 && /1 benchmark queries missing \(q_0002\).*--partial/.test(e.message));
-    await cli('import-rankings', runDir, short, '--name', 'short', '--partial');
+    await assert.rejects(cli('import-rankings', '--run', runDir, short, '--name', 'short'), (e: StopError) => e.exitCode === 2 && /1 benchmark queries missing \(q_0002\).*--partial/.test(e.message));
+    await cli('import-rankings', '--run', runDir, short, '--name', 'short', '--partial');
     const r = await scoreRun({ runDir, oracle, configs: ['short', 'toy'], replicates: 200, seed: 3 });
     assert.equal(r.report.stats.n_queries, 3);
     assert.deepEqual(r.manifest.query_subset, { query_ids: ['q_0001', 'q_0003', 'q_0004'], by: ['short'] });
@@ -146,7 +147,7 @@ describe('an imported run or imported vectors score exactly like the configurati
     for (const [name, text, re] of bad) {
       const f = join(dir, name);
       writeFileSync(f, text + '\n');
-      await assert.rejects(cli('import-rankings', runDir, f, '--name', `bad-${name}`), (e: StopError) => {
+      await assert.rejects(cli('import-rankings', '--run', runDir, f, '--name', `bad-${name}`), (e: StopError) => {
         assert.equal(e.exitCode, 2, name);
         assert.match(e.message, re, name);
         assert.ok(!e.message.includes('\n'), `${name}: one line`);
@@ -170,12 +171,12 @@ describe('an imported run or imported vectors score exactly like the configurati
       [vec('vunknown', [...tq.ids, ...tc.ids.slice(0, -1), 'zz'], new Float32Array([...tq.data, ...tc.data])), /1 unknown ids \(vunknown\.npy row 13: zz\)/],
     ];
     for (const [args, re] of vbad) {
-      await assert.rejects(cli('import-vectors', runDir, ...args, '--name', 'vbad'), (e: StopError) => e.exitCode === 2 && re.test(e.message) && !e.message.includes('\n'));
+      await assert.rejects(cli('import-vectors', '--run', runDir, ...args, '--name', 'vbad'), (e: StopError) => e.exitCode === 2 && re.test(e.message) && !e.message.includes('\n'));
     }
     assert.ok(!existsSync(join(runDir, 'embeddings', 'vbad')));
     assert.deepEqual(readdirSync(join(runDir, 'embeddings')).filter((n) => n.startsWith('.')), [], 'no half-written folder left');
     // Names: an existing configuration, the BM25 baseline.
-    await assert.rejects(cli('import-rankings', runDir, files['toy.trec'], '--name', 'toy'), (e: StopError) => e.exitCode === 2 && /exists: pass --replace/.test(e.message));
-    await assert.rejects(cli('import-rankings', runDir, files['toy.trec'], '--name', 'bm25'), (e: StopError) => e.exitCode === 2 && /BM25/.test(e.message));
+    await assert.rejects(cli('import-rankings', '--run', runDir, files['toy.trec'], '--name', 'toy'), (e: StopError) => e.exitCode === 2 && /exists: pass --replace/.test(e.message));
+    await assert.rejects(cli('import-rankings', '--run', runDir, files['toy.trec'], '--name', 'bm25'), (e: StopError) => e.exitCode === 2 && /BM25/.test(e.message));
   });
 });

@@ -69,7 +69,7 @@ describe('rerankers as a second stage over BM25, through the fake rerank APIs (C
     server.script('voyage', { status: 429, retryAfter: '0' });
     for (const h of HOSTED) {
       const start = server.requests.length;
-      const out = await cli('rerank', runDir, h.id, '--over', 'bm25', '--depth', '10');
+      const out = await cli('rerank', '--run', runDir, h.id, '--over', 'bm25', '--depth', '10');
       assert.match(out, new RegExp(`as configuration bm25\\+${h.id}: 4 queries, 36 pairs \\(0 cached\\)`));
       const reqs = server.requests.slice(start);
       assert.equal(reqs.length, h.api === 'voyage' ? 5 : 4, `${h.id}: one request per query`);
@@ -135,7 +135,7 @@ describe('rerankers as a second stage over BM25, through the fake rerank APIs (C
 
   test('a rerun is served from the cache (nothing sent); bad names, a missing key and a short depth exit 2 with nothing written', async () => {
     const start = server.requests.length;
-    const out = await cli('rerank', runDir, 'cohere-rerank-v3.5', '--over', 'bm25', '--depth', '10', '--name', 'again');
+    const out = await cli('rerank', '--run', runDir, 'cohere-rerank-v3.5', '--over', 'bm25', '--depth', '10', '--name', 'again');
     assert.match(out, /36 pairs \(36 cached\), 0 requests/);
     assert.equal(server.requests.length, start);
     assert.deepEqual(readRankingsOf('again'), readRankingsOf('bm25+cohere-rerank-v3.5'));
@@ -144,12 +144,12 @@ describe('rerankers as a second stage over BM25, through the fake rerank APIs (C
       [['cohere-rerank-v3.5', '--over', 'missing', '--name', 'x1'], /--over missing: no such configuration/],
       [['cohere-rerank-v3.5', '--over', 'bm25', '--depth', '5', '--name', 'x2'], /rerank at least the top 10/],
     ];
-    for (const [args, re] of fails) await assert.rejects(cli('rerank', runDir, ...args), (e: StopError) => e.exitCode === 2 && re.test(e.message));
+    for (const [args, re] of fails) await assert.rejects(cli('rerank', '--run', runDir, ...args), (e: StopError) => e.exitCode === 2 && re.test(e.message));
     const saved = penv;
     // A fresh cache: with every pair cached no scorer is created and no key is needed.
     penv = { ...penv, env: { EXECRETRIEVAL_EMBED_CACHE: join(dir, 'empty-cache.sqlite') } };
     try {
-      await assert.rejects(cli('rerank', runDir, 'jina-reranker-v2-base-multilingual', '--over', 'toy', '--depth', '10', '--name', 'x3'), (e: StopError) => e.exitCode === 2 && /no API key: set JINA_API_KEY/.test(e.message));
+      await assert.rejects(cli('rerank', '--run', runDir, 'jina-reranker-v2-base-multilingual', '--over', 'toy', '--depth', '10', '--name', 'x3'), (e: StopError) => e.exitCode === 2 && /no API key: set JINA_API_KEY/.test(e.message));
     } finally {
       penv = saved;
     }
@@ -157,7 +157,7 @@ describe('rerankers as a second stage over BM25, through the fake rerank APIs (C
   });
 
   test('the local scorer (a local embedding model as a (query, snippet) scorer) reranks offline: cosines of the model\'s own vectors', async () => {
-    await cli('rerank', runDir, 'local-minilm-scorer', '--over', 'bm25', '--depth', '10');
+    await cli('rerank', '--run', runDir, 'local-minilm-scorer', '--over', 'bm25', '--depth', '10');
     const rows = readRankingsOf('bm25+local-minilm-scorer');
     assert.equal(rows.length, 36);
     assert.ok(rows.every((r) => r.score >= -1 && r.score <= 1), 'cosines');

@@ -61,7 +61,7 @@ describe('a retrieval endpoint is a configuration: searched per query, retried, 
 
   test('index call (a 503 on it retried after its Retry-After), one search per query, answers scored exactly as the source configuration', async () => {
     server.script({ status: 503, retryAfter: '0' });
-    const out = await cli('retrieve', runDir, server.url, '--name', 'svc', '--index');
+    const out = await cli('retrieve', '--run', runDir, server.url, '--name', 'svc', '--index');
     assert.match(out, /retrieved the top 100 of 4 queries .* as configuration svc: 4 searches sent, 0 cached, corpus indexed/);
     const paths = server.requests.map((r) => r.path);
     assert.deepEqual(paths, ['/index', '/index', '/search', '/search', '/search', '/search'], 'index first, sent again after the 503');
@@ -81,17 +81,17 @@ describe('a retrieval endpoint is a configuration: searched per query, retried, 
 
   test('a rerun under another name sends nothing (cached by URL, k and query text); an answer with an unknown corpus id, or no URL, exits 2 with nothing written', async () => {
     const n = server.requests.length;
-    assert.match(await cli('retrieve', runDir, server.url, '--name', 'svc-again'), /0 searches sent, 4 cached/);
+    assert.match(await cli('retrieve', '--run', runDir, server.url, '--name', 'svc-again'), /0 searches sent, 4 cached/);
     assert.equal(server.requests.length, n);
     poison = true;
-    await assert.rejects(cli('retrieve', runDir, server.url, '--name', 'svc-bad', '--k', '50'), (e: StopError) => e.exitCode === 2 && /4 unknown corpus ids \(q_0001 results\[9\]: not_in_corpus/.test(e.message));
+    await assert.rejects(cli('retrieve', '--run', runDir, server.url, '--name', 'svc-bad', '--k', '50'), (e: StopError) => e.exitCode === 2 && /4 unknown corpus ids \(q_0001 results\[9\]: not_in_corpus/.test(e.message));
     poison = false;
     assert.ok(!existsSync(join(runDir, 'embeddings', 'svc-bad')));
     const reg = join(dir, 'endpoints.json');
     writeFileSync(reg, JSON.stringify({ endpoints: [{ endpoint_id: 'hybrid', url_env: 'HYBRID_URL', api_key_env: 'HYBRID_KEY' }] }));
-    await assert.rejects(cli('retrieve', runDir, 'hybrid', '--config-file', reg), (e: StopError) => e.exitCode === 2 && /hybrid: no URL: set HYBRID_URL/.test(e.message));
+    await assert.rejects(cli('retrieve', '--run', runDir, 'hybrid', '--config-file', reg), (e: StopError) => e.exitCode === 2 && /hybrid: no URL: set HYBRID_URL/.test(e.message));
     env = { ...env, HYBRID_URL: server.url, HYBRID_KEY: 'h-secret' };
-    await cli('retrieve', runDir, 'hybrid', '--config-file', reg, '--k', '5');
+    await cli('retrieve', '--run', runDir, 'hybrid', '--config-file', reg, '--k', '5');
     const last = server.requests.at(-1)!;
     assert.equal(last.headers.authorization, 'Bearer h-secret');
     assert.equal(last.body.k, 5);

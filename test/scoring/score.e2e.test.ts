@@ -222,18 +222,18 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
       }
       return out.join('\n');
     };
-    const rep = await cli('report', runDir, '--replicates', '300', '--seed', '99');
+    const rep = await cli('report', '--run', runDir, '--replicates', '300', '--seed', '99');
     assert.match(rep, /3 configurations × 4 queries/);
     const summary = JSON.parse(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'));
     assert.deepEqual([summary.bootstrap.seed, summary.bootstrap.replicates], [99, 300]);
-    const out = await cli('compare', runDir, 'toy', 'canonical-first', '--json');
+    const out = await cli('compare', '--run', runDir, 'toy', 'canonical-first', '--json');
     const rows = JSON.parse(out) as { metric: string; b: number; c: number; diff: number; config_a: string }[];
     const e1 = rows.find((r) => r.metric === 'exec@1')!;
     assert.equal(e1.config_a, 'toy');
     assert.deepEqual([e1.b, e1.c, e1.diff], [0, 2, -0.5]);
 
     // score --json: stdout is one JSON document (manifest, leaderboard sorted by exec@1, report paths).
-    const scored = await cli('score', runDir, '--json', '--replicates', '300');
+    const scored = await cli('score', '--run', runDir, '--json', '--replicates', '300');
     // The fixture has a rejected record: score still scores the rest and exits 1 to say so.
     assert.equal(process.exitCode, 1);
     process.exitCode = undefined;

@@ -59,7 +59,7 @@ test('generate registry → generate benchmark (gemini) → audit: files, and Pa
   assert.equal(readJsonl(join(runDir, 'queries.jsonl')).length, 6);
   assert.equal(readJsonl(join(runDir, 'corpus.jsonl')).length, 30);
 
-  const audit = await cli(['audit', runDir]);
+  const audit = await cli(['audit', '--run', runDir]);
   assert.match(audit.stdout, /first-attempt validation rate: 83\.3% \(5 of 6\)/);
   // Parquet read by pyarrow, summed there, compared with the ledger summed here.
   const py = venvPythonExecutable();

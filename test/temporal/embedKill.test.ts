@@ -100,7 +100,7 @@ test('embedding sweep SIGKILLed with a batch in flight: the rerun bills it as lo
 
   // The audit says the same, from the ledger.
   const bin = new URL('../../bin/execretrieval.js', import.meta.url).pathname;
-  const audit = JSON.parse(execFileSync(process.execPath, [bin, 'audit', runDir, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const audit = JSON.parse(execFileSync(process.execPath, [bin, 'audit', '--run', runDir, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   assert.equal(audit.generation, null);
   assert.ok(Math.abs(audit.embedding.totals.cost_usd - report.total_cost_usd) < 1e-15);
   assert.equal(audit.embedding.totals.lost_batches, lost.length);

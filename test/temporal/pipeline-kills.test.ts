@@ -18,7 +18,7 @@ import { assertEachPendingPaidOnce, FAKE_DIMS, freshState, HOSTED, pendingFiles,
 let tmp: string;
 let src: string;
 let reference: { summary: string; executions: number; texts: string[] };
-const runArgs = (runDir: string) => ['run', '--source', src, '--id', runDir, '--configs', HOSTED];
+const runArgs = (runDir: string) => ['run', '--source', src, '--run', runDir, '--configs', HOSTED];
 
 /** An uninterrupted run with its own dev server and fresh caches. */
 before(async () => {

@@ -22,7 +22,7 @@ let tmp: string;
 let src: string;
 let reference: { summary: string; executions: number; texts: Map<string, number> };
 
-const runArgs = (runDir: string) => ['run', '--source', src, '--id', runDir, '--configs', HOSTED];
+const runArgs = (runDir: string) => ['run', '--source', src, '--run', runDir, '--configs', HOSTED];
 
 before(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'pipeline-'));

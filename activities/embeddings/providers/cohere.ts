@@ -3,6 +3,7 @@ import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { sideOf } from '../../../core/embeddings/prepare.ts';
 import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+import { providerBaseUrl } from '../baseUrls.ts';
 
 type CohereInputType = 'search_query' | 'search_document' | 'classification' | 'clustering';
 
@@ -13,7 +14,7 @@ type CohereInputType = 'search_query' | 'search_document' | 'classification' | '
 export async function createCohereProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const token = apiKeyOf(config, penv);
   if (!token) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config)}`);
-  const baseUrl = configuredBaseUrl(config, penv) ?? penv.baseUrls?.cohere;
+  const baseUrl = configuredBaseUrl(config, penv) ?? providerBaseUrl('cohere', penv);
   const client = new CohereClientV2({ token, ...(baseUrl ? { baseUrl } : {}) });
   return {
     async embed(texts, side) {

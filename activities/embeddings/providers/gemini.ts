@@ -3,6 +3,7 @@ import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { sideOf } from '../../../core/embeddings/prepare.ts';
 import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+import { providerBaseUrl } from '../baseUrls.ts';
 
 /**
  * Gemini API through `@google/genai`: several contents in one `embedContent` call (the SDK sends
@@ -15,7 +16,7 @@ import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type Prov
 export async function createGeminiProvider(config: EmbeddingConfig, penv: ProviderEnv): Promise<EmbeddingProvider> {
   const apiKey = apiKeyOf(config, penv);
   if (!apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config)}`);
-  const baseUrl = configuredBaseUrl(config, penv) ?? penv.baseUrls?.gemini;
+  const baseUrl = configuredBaseUrl(config, penv) ?? providerBaseUrl('gemini', penv);
   const ai = new GoogleGenAI({ apiKey, ...(baseUrl ? { httpOptions: { baseUrl } } : {}) });
   return {
     async embed(texts, side) {

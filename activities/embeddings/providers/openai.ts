@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { EmbeddingConfig } from '../../../schemas/embeddingConfig.ts';
 import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../availability.ts';
 import { ProviderUnavailableError, checkBatch, type EmbeddingProvider, type ProviderEnv } from '../types.ts';
+import { providerBaseUrl } from '../baseUrls.ts';
 
 /**
  * OpenAI's embeddings API through the official SDK; the same client serves any OpenAI-compatible server
@@ -12,7 +13,7 @@ export async function createOpenAiProvider(config: EmbeddingConfig, penv: Provid
   const compat = config.provider === 'openai-compatible';
   const apiKey = apiKeyOf(config, penv);
   if (!compat && !apiKey) throw new ProviderUnavailableError(config.config_id, `no API key: set ${apiKeyEnv(config) ?? 'api_key_env'}`);
-  const baseURL = configuredBaseUrl(config, penv) ?? (compat ? undefined : penv.baseUrls?.openai);
+  const baseURL = configuredBaseUrl(config, penv) ?? (compat ? undefined : providerBaseUrl('openai', penv));
   if (compat && !baseURL) {
     throw new ProviderUnavailableError(config.config_id, `no server: set ${config.base_url_env ?? 'base_url'} to an OpenAI-compatible embeddings endpoint (e.g. http://host:8080/v1)`);
   }

@@ -1,0 +1,172 @@
+/**
+ * The CLI's shared vocabulary: one word for a run (`--run <id>`) on every command that reads one, and the checks
+ * that every name a command is given (run, configuration, gate profile) exists *before* any work starts, each
+ * failing with exit 2 and a line that names the bad name and the nearest valid ones.
+ */
+import { Option, type Command } from 'commander';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EXIT_CODES } from '../activities/faults.ts';
+import { projectRoot, resolveRunDir } from '../activities/paths.ts';
+import { unknownNameMessage } from './commandTable.js';
+import { CliError } from './errors.ts';
+
+/** Spellings of the run option older versions took; still accepted, with a one-line note. */
+const OLD_RUN_FLAGS = [
+  { flag: '--id', key: 'id' },
+  { flag: '--run-id', key: 'runId' },
+] as const;
+
+/**
+ * Adds `--run <id>` (a run id under runs/, or a run directory) and, hidden from help, the old `--id` and
+ * `--run-id`. `what` overrides the help text.
+ */
+export function addRunOption(cmd: Command, what = 'run id (under runs/) or run directory'): Command {
+  cmd.option('--run <id>', what);
+  for (const o of OLD_RUN_FLAGS) cmd.addOption(new Option(`${o.flag} <id>`, 'deprecated: use --run').hideHelp());
+  return cmd;
+}
+
+/** Where deprecation notes go (tests replace it). */
+export const notes = { write: (line: string) => void process.stderr.write(`${line}\n`) };
+
+/**
+ * The run a command was given: `--run`, else an old spelling or the positional argument (each with a one-line
+ * deprecation note on stderr); undefined when none was given.
+ */
+export function givenRun(opts: Record<string, unknown>, positional?: string): string | undefined {
+  const run = opts.run as string | undefined;
+  const old = OLD_RUN_FLAGS.find((o) => opts[o.key] !== undefined);
+  if (run !== undefined && (old || positional !== undefined)) {
+    throw new CliError(`give the run once: --run ${run} and ${old ? `${old.flag} ${String(opts[old.key])}` : `'${positional}'`}`, EXIT_CODES.usage);
+  }
+  if (run !== undefined) return run;
+  if (old) {
+    notes.write(`note: ${old.flag} is deprecated; use --run ${String(opts[old.key])}`);
+    return String(opts[old.key]);
+  }
+  if (positional !== undefined) {
+    notes.write(`note: the run as a positional argument is deprecated; use --run ${positional}`);
+    return positional;
+  }
+  return undefined;
+}
+
+/** The run ids under runs/ (for "did you mean"). */
+export function knownRuns(): string[] {
+  const dir = join(projectRoot(), 'runs');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+}
+
+/**
+ * The directory of an existing run, from `--run` (or its old spellings / the positional): exit 2 naming the
+ * run and the nearest existing ones when it is missing or does not exist.
+ */
+export function existingRunDir(opts: Record<string, unknown>, positional?: string): string {
+  const run = givenRun(opts, positional);
+  if (run === undefined) throw new CliError('missing --run <id> (a run id under runs/, or a run directory; `execretrieval runs` lists them)', EXIT_CODES.usage);
+  return runDirOf(run);
+}
+
+/** The directory of run `run` (an id under runs/ or a path): exit 2 naming it and the nearest existing runs when it does not exist. */
+export function runDirOf(run: string): string {
+  const dir = resolveRunDir(run);
+  if (!existsSync(dir)) {
+    const runs = knownRuns();
+    const hint = runs.length ? unknownNameMessage('run', run, runs).replace(/^unknown run '[^']*' /, '') : '(no runs under runs/ yet)';
+    throw new CliError(`run '${run}' not found: neither ${resolve(run)} nor ${join(projectRoot(), 'runs', run)} exists ${hint}`, EXIT_CODES.usage);
+  }
+  return dir;
+}
+
+/** Each of `names` must be in `valid`: else exit 2 naming the first unknown one and its nearest valid names. */
+export function checkNames(what: string, names: readonly string[], valid: readonly string[]): void {
+  const set = new Set(valid);
+  const bad = names.filter((n) => !set.has(n));
+  if (!bad.length) return;
+  const first = unknownNameMessage(what, bad[0], valid);
+  throw new CliError(bad.length > 1 ? `${first}; also unknown: ${bad.slice(1).join(', ')}` : first, EXIT_CODES.usage);
+}
+
+/** A comma-separated list (`--configs a,b`), empty items dropped. */
+export const commaList = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** `--alpha`: the interval and test level, in (0, 1). */
+export function parseAlpha(v: string): number {
+  const n = Number(v);
+  if (!(n > 0 && n < 1)) throw new CliError(`--alpha: expected a level in (0, 1), e.g. 0.05, got '${v}'`, EXIT_CODES.usage);
+  return n;
+}
+
+/** `--seed`: an integer in [0, 2^32). */
+export function parseSeed(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new CliError(`--seed: expected an integer in [0, 2^32), got '${v}'`, EXIT_CODES.usage);
+  return n;
+}
+
+/** `--replicates`: an integer >= 1. */
+export function parseReplicates(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`--replicates: expected an integer >= 1, got '${v}'`, EXIT_CODES.usage);
+  return n;
+}
+
+/**
+ * The registry must load without errors (exit 2 otherwise), and every id in `ids` must be a configuration of it (ours, .execretrieval/embedding-configs.json,
+ * $EXECRETRIEVAL_EMBEDDING_CONFIGS and `configFiles`) or bm25: checked before any work starts.
+ */
+export async function checkConfigIds(ids: readonly string[] | undefined, configFiles?: readonly string[]): Promise<void> {
+  // The registry is checked even without ids: a malformed registry file would otherwise drop its entries silently.
+  const reg = await checkedRegistry(configFiles);
+  if (!ids?.length) return;
+  checkNames('configuration', ids, [...new Set(['bm25', ...reg.entries.map((e) => e.config.config_id)])]);
+}
+
+/** A gate profile name (`--profile`) checked before any work starts. */
+export async function checkProfile(name: string | undefined): Promise<void> {
+  if (name === undefined) return;
+  const { PROFILES } = await import('../core/gate/profiles.ts');
+  checkNames('gate profile', [name], Object.keys(PROFILES));
+}
+
+/**
+ * The registry with `configFiles` merged, or exit 2 when a registry file is missing or malformed (each error on
+ * its own line first): a run on a registry that silently lost entries would measure something else.
+ */
+export async function checkedRegistry(configFiles?: readonly string[]) {
+  const { loadRegistry } = await import('../activities/embeddings/configs.ts');
+  const reg = loadRegistry({ root: projectRoot(), env: process.env, files: configFiles ? [...configFiles] : undefined });
+  if (reg.errors.length) {
+    for (const e of reg.errors.slice(1)) notes.write(`config error: ${e}`);
+    throw new CliError(`config error: ${reg.errors[0]}${reg.errors.length > 1 ? ` (and ${reg.errors.length - 1} more above)` : ''}`, EXIT_CODES.usage);
+  }
+  return reg;
+}
+
+/**
+ * `--source`: mbpp, curated, or an existing path (a release directory or task JSONL); exit 2 otherwise, and
+ * exit 1 for an empty file (nothing to build from), before any work.
+ */
+export async function checkSource(source: string): Promise<void> {
+  const { resolveSource } = await import('../activities/benchmark/sources.ts');
+  let kind: string;
+  try {
+    kind = resolveSource(source).kind;
+  } catch (e) {
+    throw new CliError(`--source: ${(e as Error).message}`, EXIT_CODES.usage);
+  }
+  if (kind === 'tasks') checkInput(source, '--source');
+}
+
+/**
+ * An input path given on the command line: exit 2 when it does not exist, exit 1 when it holds nothing to read
+ * (an empty file, a directory without .jsonl / .jsonl.gz files).
+ */
+export function checkInput(path: string, what: string): void {
+  if (!existsSync(path)) throw new CliError(`${what} ${path}: no such file or directory`, EXIT_CODES.usage);
+  const st = statSync(path);
+  const empty = st.isDirectory() ? !readdirSync(path).some((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz')) : st.size === 0;
+  if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? 'a directory without .jsonl / .jsonl.gz files' : 'an empty file'})`, EXIT_CODES.failed);
+}

@@ -216,10 +216,13 @@ export class ExecCache {
   }
 
   /** Writes every row to Parquet (outcomes as a list of strings) for DuckDB / pandas. */
-  exportParquet(outPath: string): number {
-    const rows = this.db
-      .prepare('SELECT key, runner_version, outcomes, n_pass, wall_ms, created_at FROM exec_runs ORDER BY key')
-      .all() as { key: string; runner_version: string; outcomes: string; n_pass: number; wall_ms: number; created_at: string }[];
+  /**
+   * Writes every row that verifies to Parquet; a row that fails its checksum is not a result and is skipped (an
+   * export must not hand another tool a FAIL turned into pass). Returns how many rows were written and skipped.
+   */
+  exportParquet(outPath: string): { written: number; skipped: number } {
+    const stored = this.guard(() => this.db.prepare('SELECT * FROM exec_runs ORDER BY key').all() as StoredRow[]);
+    const rows = stored.filter(execRowVerifies) as unknown as { key: string; runner_version: string; outcomes: string; n_pass: number; wall_ms: number; created_at: string }[];
     const table = tableFromArrays({
       key: rows.map((r) => r.key),
       runner_version: rows.map((r) => r.runner_version),
@@ -230,7 +233,7 @@ export class ExecCache {
       created_at: rows.map((r) => r.created_at),
     });
     writeParquet(outPath, table);
-    return rows.length;
+    return { written: rows.length, skipped: stored.length - rows.length };
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { Ledger } from '../ledger/ledger.ts';
 import { tableFromRows, writeParquet } from '../storage/parquet.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { runPaths } from './runFiles.ts';
+import { loadPriceTable } from './files.ts';
 
 // Always doubles, even when every value happens to be whole (a mechanical run costs exactly 0): a column's
 // type must not depend on the data, or files of two runs would not concatenate.
@@ -30,7 +31,8 @@ export function writeRunAudit(runDir: string): AuditFiles {
   } finally {
     ledger.close();
   }
-  const audit = auditRun(calls);
+  // The price table tightens lost calls' bounds (core/generation/audit.ts tightenLostBounds).
+  const audit = auditRun(calls, loadPriceTable());
   const files: string[] = [];
   const put = (name: string, rows: object[]) => {
     if (rows.length === 0) return; // an empty table has no columns to infer; the summary still records zero

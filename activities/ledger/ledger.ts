@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS calls (
   prompt_id TEXT NOT NULL, prompt_sha256 TEXT NOT NULL,
   started_at TEXT NOT NULL, latency_ms REAL,
   input_tokens INTEGER, output_tokens INTEGER, reasoning_tokens INTEGER, cost_usd REAL,
-  input_tokens_est INTEGER, tokens_max INTEGER, cost_usd_max REAL,
+  input_tokens_est INTEGER, tokens_max INTEGER, cost_usd_max REAL, input_tokens_max INTEGER, output_tokens_max INTEGER,
   response_text TEXT, outcome TEXT, reasons TEXT NOT NULL DEFAULT '[]',
   UNIQUE (run_id, phase, entry_id, attempt_no, try_no)
 );
@@ -40,6 +40,9 @@ export interface CallBound {
   input_tokens_est: number;
   /** Worst-case billed tokens (input upper bound + output allowance). */
   tokens_max: number;
+  /** Its two parts: every prompt byte a token plus framing; the output cap the request states (reasoning included). */
+  input_tokens_max: number;
+  output_tokens_max: number;
   cost_usd_max: number;
 }
 
@@ -66,6 +69,8 @@ const ADDED_COLUMNS = [
   ['input_tokens_est', 'INTEGER'],
   ['tokens_max', 'INTEGER'],
   ['cost_usd_max', 'REAL'],
+  ['input_tokens_max', 'INTEGER'],
+  ['output_tokens_max', 'INTEGER'],
 ] as const;
 
 /**
@@ -127,11 +132,11 @@ export class Ledger {
       const info = this.db
         .prepare(
           `INSERT INTO calls (run_id, phase, entry_id, attempt_no, try_no, status, provider, model, endpoint, reasoning_effort, prompt_id, prompt_sha256, started_at,
-                              input_tokens_est, tokens_max, cost_usd_max)
-           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                              input_tokens_est, tokens_max, cost_usd_max, input_tokens_max, output_tokens_max)
+           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(c.run_id, c.phase, c.entry_id, c.attempt_no, next.n, c.provider, c.model, c.endpoint, c.reasoning_effort, c.prompt_id, c.prompt_sha256, c.started_at,
-          c.input_tokens_est ?? null, c.tokens_max ?? null, c.cost_usd_max ?? null);
+          c.input_tokens_est ?? null, c.tokens_max ?? null, c.cost_usd_max ?? null, c.input_tokens_max ?? null, c.output_tokens_max ?? null);
       return Number(info.lastInsertRowid);
     }).immediate();
   }

@@ -9,7 +9,7 @@
 // Types only here; the SDKs themselves are imported on first use (together ~1.5 s of start-up that a worker
 // running only the mechanical generator or another queue never needs).
 import type OpenAI from 'openai';
-import type { LlmProvider, LlmSettings, LlmUsage } from '../../core/generation/types.ts';
+import { THINKING_BUDGET, type LlmProvider, type LlmSettings, type LlmUsage } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
 import { classifyProviderError, InvalidInputError } from './errors.ts';
 
@@ -41,8 +41,6 @@ export function providerEnv(provider: LlmProvider, env: Readonly<Record<string, 
   return { apiKey: env[keyVar]!, baseUrl: env[BASE_VARS[provider]] || undefined, timeoutMs };
 }
 
-/** Effort words map onto token budgets for providers whose knob is a budget (Anthropic, Gemini). */
-const THINKING_BUDGET: Record<string, number> = { minimal: 1024, low: 2048, medium: 8192, high: 16_000 };
 function thinkingBudget(effort: string | undefined): number | undefined {
   if (!effort) return undefined;
   if (/^\d+$/.test(effort)) return Number(effort);

@@ -22,6 +22,13 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(4));
 const groupRows = (gs: GroupAudit[]) => gs.map((g) => [g.key, g.calls, g.input_tokens, g.output_tokens, g.reasoning_tokens, g.cost_usd]);
 const G = ['', 'calls', 'input_tok', 'output_tok', 'reasoning_tok', 'cost_usd'];
 
+/** Where the lost calls' input counts come from: see docs/faults.md "The lost-call bound". */
+function lostInputSource(t: GroupAudit | RunAudit['totals']): string {
+  const n = t.lost_input_exact_calls;
+  if (n === t.lost_calls) return 'exact: the same prompts were answered';
+  return n ? `exact for ${n}, the others at one token per prompt byte` : 'at one token per prompt byte';
+}
+
 export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
   const parts = [
     table(['total', ...G.slice(1)], [['all', a.totals.calls, a.totals.input_tokens, a.totals.output_tokens, a.totals.reasoning_tokens, a.totals.cost_usd]]),
@@ -31,7 +38,7 @@ export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
     [
       `billed: $${a.totals.cost_usd.toFixed(6)} over ${a.totals.calls - a.totals.lost_calls} answered calls` +
         (a.totals.lost_calls
-          ? `; ${a.totals.lost_calls} lost calls (sent, no response recorded): ~${a.totals.lost_input_tokens_est} input tokens, at most $${a.totals.lost_cost_usd_max.toFixed(6)} (so the bill is at most $${(a.totals.cost_usd + a.totals.lost_cost_usd_max).toFixed(6)})`
+          ? `; ${a.totals.lost_calls} lost calls (sent, no response recorded): ~${a.totals.lost_input_tokens_est} input tokens (${lostInputSource(a.totals)}), at most $${a.totals.lost_cost_usd_max.toFixed(6)} at their output caps (so the bill is at most $${(a.totals.cost_usd + a.totals.lost_cost_usd_max).toFixed(6)})`
           : ''),
       `accepted entries: ${a.accepted_entries}`,
       `attempts per accepted entry: ${a.attempts_per_accepted === null ? 'n/a' : a.attempts_per_accepted.toFixed(3)}`,

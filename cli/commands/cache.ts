@@ -21,14 +21,19 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('export')
-    .description('write every cached execution to Parquet (key, runner_version, outcomes_json, n_tests, n_pass, wall_ms, created_at)')
+    .description('write every cached execution that verifies to Parquet (key, runner_version, outcomes_json, n_tests, n_pass, wall_ms, created_at); rows that fail their checksum are skipped and counted')
     .argument('<out>', 'output .parquet file')
     .option('--path <file>', 'cache file', defaultCachePath())
     .action((out: string, opts: { path: string }) => {
       const c = new ExecCache(opts.path);
-      const n = c.exportParquet(out);
+      const { written, skipped } = c.exportParquet(out);
       c.close();
-      console.log(`wrote ${n} rows to ${out}`);
+      console.log(`wrote ${written} rows to ${out}`);
+      if (skipped) {
+        // The file holds only rows that verify; the exit code still says the cache is damaged, as `cache verify` does.
+        console.error(`${opts.path}: skipped ${skipped} rows that fail their checksum (not results): run \`${repairCommand(opts.path)}\``);
+        process.exitCode = EXIT_CODES.infra;
+      }
     });
   cache
     .command('verify')

@@ -99,7 +99,7 @@ function common(cmd: Command): Command {
     .option('--model <name>', 'model id (must be in data/prices.json)')
     .option('--endpoint <name>', 'API endpoint: openai responses|chat.completions; anthropic messages; gemini generateContent')
     .option('--reasoning-effort <level>', 'minimal|low|medium|high (or a thinking-token budget for anthropic/gemini)')
-    .option('--max-output-tokens <n>', 'output cap each request states (default 16000); the budget reserves, and the audit bounds a lost call at, exactly this (plus the thinking budget where the provider adds it)')
+    .option('--max-output-tokens <n>', "output cap each request states (default 4096, plus the reasoning effort's thinking budget for openai); the budget reserves, and the audit bounds a lost call at, exactly this (plus the thinking budget where the provider adds it)")
     .option('--max-attempts <n>', 'generation attempts per entry (regenerations get the previous reasons)', '3')
     .option('--budget-usd <usd>', 'stop new attempts once the run has spent this much (resumable)')
     .option('--budget-tokens <n>', 'stop new attempts once the run has used this many tokens (resumable)')

@@ -4,6 +4,7 @@
  * their first attempt). Pure: takes ledger rows, returns tables.
  */
 import type { EmbeddingBatchRow, LedgerCall } from './ledgerTypes.ts';
+import { callCostUsd, hasPrice, type PriceTable } from './cost.ts';
 
 export interface Totals {
   calls: number;
@@ -20,6 +21,8 @@ export interface Totals {
   lost_calls: number;
   lost_input_tokens_est: number;
   lost_cost_usd_max: number;
+  /** Lost calls whose input tokens are exact (the same prompt was answered by the same model: `tightenLostBounds`). */
+  lost_input_exact_calls: number;
 }
 
 export interface EntryAudit extends Totals {
@@ -49,7 +52,7 @@ export interface RunAudit {
   first_attempt_accepted: number;
 }
 
-const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0, lost_calls: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0 });
+const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0, lost_calls: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0, lost_input_exact_calls: 0 });
 
 function add(t: Totals, c: LedgerCall): void {
   t.calls += 1;
@@ -61,7 +64,39 @@ function add(t: Totals, c: LedgerCall): void {
     t.lost_calls += 1;
     t.lost_input_tokens_est += c.input_tokens_est ?? 0;
     t.lost_cost_usd_max += c.cost_usd_max ?? 0;
+    if (exactInput.has(c)) t.lost_input_exact_calls += 1;
   }
+}
+
+/** Lost calls whose bound `tightenLostBounds` rebuilt from an exact input count. */
+const exactInput = new WeakSet<LedgerCall>();
+
+/**
+ * A lost call's bound, as tight as the ledger allows while staying an upper bound. Before sending, its input
+ * could only be bounded by the prompt's UTF-8 bytes (a byte-level BPE token covers at least one byte: ~4x what
+ * English or code bills). But a provider tokenizes the same text for the same model the same way, so when another
+ * call of the run with the identical prompt (same sha256 of system + user, same provider and model) was answered,
+ * its reported input tokens are the lost call's exactly, and the bound becomes that input plus the output cap the
+ * request stated. That twin is the usual case: a call lost with a killed worker is sent again, same attempt, same
+ * prompt, by the worker that takes over. The output stays at the cap: the lost answer's length is unknowable, and
+ * another answer to the same prompt is another sample, not a bound. Without a twin (or a price, or a row written
+ * before the bound's parts were recorded) the recorded byte bound stands.
+ */
+export function tightenLostBounds(calls: readonly LedgerCall[], prices: PriceTable): LedgerCall[] {
+  const answered = new Map<string, number>();
+  const twinKey = (c: LedgerCall) => `${c.provider}\u0000${c.model}\u0000${c.prompt_sha256}`;
+  for (const c of calls) if (c.status === 'ok' && (c.input_tokens ?? 0) > 0) answered.set(twinKey(c), c.input_tokens!);
+  return calls.map((c) => {
+    if (c.status !== 'lost' && c.status !== 'started') return c;
+    const input = answered.get(twinKey(c));
+    const out = c.output_tokens_max;
+    if (input === undefined || out == null || !hasPrice(prices, c.provider, c.model)) return c;
+    const cost = callCostUsd(prices, c.provider, c.model, { input_tokens: input, output_tokens: out, reasoning_tokens: 0 });
+    // Never looser than what was recorded (a price table edited since could only make it so).
+    const t: LedgerCall = { ...c, input_tokens_est: input, cost_usd_max: Math.min(cost, c.cost_usd_max ?? Infinity) };
+    exactInput.add(t);
+    return t;
+  });
 }
 
 /** What a call counts as in the by-outcome table: its judgement, else what happened to the request. */
@@ -84,7 +119,9 @@ function grouped(calls: readonly LedgerCall[], key: (c: LedgerCall) => string): 
 
 const JUDGED = new Set(['accepted', 'rejected', 'parse_error']);
 
-export function auditRun(calls: readonly LedgerCall[]): RunAudit {
+/** With `prices`, lost calls are bounded by `tightenLostBounds`; without, by the bounds recorded before sending. */
+export function auditRun(callsIn: readonly LedgerCall[], prices?: PriceTable): RunAudit {
+  const calls = prices ? tightenLostBounds(callsIn, prices) : callsIn;
   const totals = zero();
   for (const c of calls) add(totals, c);
   const entryCalls = calls.filter((c) => c.phase === 'entry');

@@ -32,11 +32,13 @@ export function callBound(
   model: string,
   prompt: { chars: number; bytes: number },
   outputAllowance: number,
-): { input_tokens_est: number; tokens_max: number; cost_usd_max: number } {
+): { input_tokens_est: number; input_tokens_max: number; output_tokens_max: number; tokens_max: number; cost_usd_max: number } {
   const input_tokens_est = Math.ceil(prompt.chars / 4);
   const inputMax = prompt.bytes + PER_REQUEST_OVERHEAD_TOKENS;
   return {
     input_tokens_est,
+    input_tokens_max: inputMax,
+    output_tokens_max: outputAllowance,
     tokens_max: inputMax + outputAllowance,
     cost_usd_max: callCostUsd(table, provider, model, { input_tokens: inputMax, output_tokens: outputAllowance, reasoning_tokens: 0 }),
   };

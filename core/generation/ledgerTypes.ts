@@ -33,6 +33,9 @@ export interface LedgerCall {
    */
   input_tokens_est: number | null;
   cost_usd_max: number | null;
+  /** The two parts of that worst case: every prompt byte a token (+ framing), and the output cap the request stated. */
+  input_tokens_max?: number | null;
+  output_tokens_max?: number | null;
   /** Set once judged: accepted / rejected (gate) / parse_error; provider_error for refused calls. */
   outcome: string | null;
   reasons: string[];

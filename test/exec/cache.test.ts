@@ -50,7 +50,7 @@ test('a cache hit returns the stored result without executing; results survive r
     const cache = new ExecCache(cachePath);
     assert.equal(cache.count(), 2);
     const out = join(dir, 'cache.parquet');
-    assert.equal(cache.exportParquet(out), 2);
+    assert.deepEqual(cache.exportParquet(out), { written: 2, skipped: 0 });
     cache.close();
     const t = readParquet(out);
     assert.equal(t.numRows, 2);

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { ExecCache, execContentKey } from '../../activities/exec/cache.ts';
+import { ExecCache, execContentKey, execRunKey } from '../../activities/exec/cache.ts';
+import { readParquet } from '../../activities/storage/parquet.ts';
 import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
 import { repairCache, verifyCache } from '../../activities/storage/cacheRepair.ts';
 import { quickCheck } from '../../activities/storage/sqliteChecked.ts';
@@ -129,6 +130,19 @@ describe('bit-rot inside cache rows', () => {
     const v = await cli(['cache', 'verify', '--path', path]);
     assert.equal(v.code, 5, v.stdout + v.stderr);
     assert.match(v.stdout, /exec\.sqlite: damaged \(30 rows fail their checksum; 570 rows readable\): run `execretrieval cache repair --path/);
+
+    // Export writes only the rows that verify, says how many it skipped, and exits as verify does.
+    const out = join(dir, 'exec.parquet');
+    const x = await cli(['cache', 'export', out, '--path', path]);
+    assert.equal(x.code, 5, x.stdout + x.stderr);
+    assert.match(x.stdout, /wrote 570 rows to /);
+    assert.match(x.stderr, /exec\.sqlite: skipped 30 rows that fail their checksum \(not results\): run `execretrieval cache repair --path/);
+    const t = readParquet(out);
+    assert.equal(t.numRows, 570);
+    const byRunKey = new Map([...expected].map(([k, o]) => [execRunKey(k, 5), o]));
+    for (let i = 0; i < t.numRows; i++) {
+      assert.deepEqual(JSON.parse(t.getChild('outcomes_json')!.get(i) as string), byRunKey.get(t.getChild('key')!.get(i) as string), 'every exported verdict is the stored one');
+    }
 
     const r = repairCache(path);
     assert.deepEqual([r.kind, r.kept, r.dropped_invalid, r.recovered], ['exec', 570, 30, 0]);

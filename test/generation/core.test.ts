@@ -8,6 +8,7 @@ import { parseDuration } from '../../core/generation/patience.ts';
 import { outputAllowance } from '../../activities/llm/providers.ts';
 import { buildEntryPrompt, formatReasons } from '../../core/generation/prompts.ts';
 import { auditRun } from '../../core/generation/audit.ts';
+import { DEFAULT_REPLY_TOKENS, LlmSettings } from '../../core/generation/types.ts';
 import type { LedgerCall } from '../../core/generation/ledgerTypes.ts';
 import { loadPriceTable, loadPromptSet } from '../../activities/generation/files.ts';
 
@@ -148,4 +149,38 @@ test('callBound: estimate chars/4, worst case every byte a token + 64 framing to
   assert.equal(outputAllowance(s('anthropic', 'high')), 16_000 + 4096); // max_tokens raised above the thinking budget
   assert.equal(outputAllowance(s('anthropic')), 8000);
   assert.equal(outputAllowance(s('gemini', 'low')), 8000 + 2048); // thinking counted on top, to stay an upper bound
+});
+
+test('lost-call bound: input exact from an answered call with the identical prompt (same model), output at the stated cap; otherwise the recorded byte bound', () => {
+  const prices = { version: 't', currency: 'USD' as const, models: { 'openai/m': { input: 2, output: 10 } } };
+  const lost = (p: Partial<LedgerCall>) =>
+    call({ status: 'lost', outcome: 'lost', input_tokens: null, output_tokens: null, reasoning_tokens: null, cost_usd: null, input_tokens_est: 300, input_tokens_max: 1264, output_tokens_max: 500, cost_usd_max: (1264 * 2 + 500 * 10) / 1e6, ...p });
+  const a = auditRun(
+    [
+      lost({ entry_id: 'e1', prompt_sha256: 'p1' }),
+      call({ entry_id: 'e1', try_no: 2, prompt_sha256: 'p1', input_tokens: 310 }), // the same prompt answered: 310 tokens
+      lost({ entry_id: 'e2', prompt_sha256: 'p2' }), // no twin: the recorded bound stands
+      lost({ entry_id: 'e3', prompt_sha256: 'p1', model: 'other' }), // same text, another model: another tokenizer, no twin
+      lost({ entry_id: 'e4', prompt_sha256: 'p1', output_tokens_max: null }), // written before the parts were recorded
+    ],
+    prices,
+  );
+  const recorded = (1264 * 2 + 500 * 10) / 1e6;
+  assert.equal(a.totals.lost_calls, 4);
+  assert.equal(a.totals.lost_input_exact_calls, 1);
+  assert.equal(a.totals.lost_input_tokens_est, 310 + 300 * 3);
+  assert.ok(Math.abs(a.totals.lost_cost_usd_max - ((310 * 2 + 500 * 10) / 1e6 + 3 * recorded)) < 1e-15);
+  // Without prices, every lost call keeps the bound recorded before sending.
+  assert.ok(Math.abs(auditRun([lost({ prompt_sha256: 'p1' }), call({ prompt_sha256: 'p1', try_no: 2 })]).totals.lost_cost_usd_max - recorded) < 1e-15);
+});
+
+test('default output cap: the reply allowance, plus the effort\'s thinking budget where the cap holds reasoning (openai); an explicit cap is kept', () => {
+  const parse = (provider: string, reasoning_effort?: string, max_output_tokens?: number) => LlmSettings.parse({ provider, model: 'x', endpoint: provider === 'openai' ? 'responses' : provider === 'anthropic' ? 'messages' : 'generateContent', reasoning_effort, max_output_tokens }).max_output_tokens;
+  assert.equal(parse('openai'), DEFAULT_REPLY_TOKENS);
+  assert.equal(parse('openai', 'high'), DEFAULT_REPLY_TOKENS + 16_000);
+  assert.equal(parse('openai', 'low'), DEFAULT_REPLY_TOKENS + 2048);
+  assert.equal(parse('anthropic', 'high'), DEFAULT_REPLY_TOKENS); // its caller adds the thinking budget to max_tokens
+  assert.equal(parse('gemini', 'medium'), DEFAULT_REPLY_TOKENS);
+  assert.equal(parse('openai', 'high', 700), 700);
+  assert.equal(LlmSettings.parse(LlmSettings.parse({ provider: 'openai', model: 'x', endpoint: 'responses', reasoning_effort: 'high' })).max_output_tokens, DEFAULT_REPLY_TOKENS + 16_000, 'parsing twice (CLI, then the activity) keeps it');
 });

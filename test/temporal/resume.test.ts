@@ -18,6 +18,7 @@ import { generateRegistry } from '../../workflows/generateRegistry.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import type { RegistryEntry } from '../../core/generation/types.ts';
 import { auditRun } from '../../core/generation/audit.ts';
+import { loadPriceTable } from '../../activities/generation/files.ts';
 
 const PRICE = { input: 1.25, output: 10.0 }; // data/prices.json openai/gpt-5.4, USD per million tokens
 const costOf = (u: { input_tokens: number; output_tokens: number }) => (u.input_tokens * PRICE.input + u.output_tokens * PRICE.output) / 1e6;
@@ -130,7 +131,10 @@ test('registry phase: worker SIGKILLed with a call in flight, a new run of the p
   const domains = ['geometry', 'collections', 'strings'].map((d) => `${d}_${queues.prefix.replace(/[^a-z0-9]/gi, '')}`);
   const input = {
     runId, runDir, queues, domains, perDomain: 3, maxAttempts: 2, promptId: 'registry.v1',
-    settings: { provider: 'openai', model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 16000 },
+    // The output cap sized to the task, as `generate --max-output-tokens` does: the fake's answer for 3 functions is
+    // ~175 tokens (37 of them reasoning), so 320 leaves 1.8x that. The lost call's bound is priced at this cap; a cap
+    // of 2x the reply or more would put the bound past 2x the real cost whatever the input count (output is 8x input's price).
+    settings: { provider: 'openai', model: 'gpt-5.4', endpoint: 'responses', reasoning_effort: 'high', max_output_tokens: 320 },
   } as Parameters<typeof generateRegistry>[0];
   const answered = (d: string) => fake.log.filter((l) => l.subject === `registry:${d}` && l.status === 200).length;
   fake.delayMs = 400;
@@ -166,7 +170,20 @@ test('registry phase: worker SIGKILLed with a call in flight, a new run of the p
   }
   const names = new Set(domains.map((d) => `registry:${d}`));
   const invoice = fake.log.filter((l) => l.usage && l.subject && names.has(l.subject)).reduce((s, l) => s + costOf(l.usage!), 0);
-  const audit = auditRun(calls);
+  const audit = auditRun(calls, loadPriceTable());
   assert.ok(audit.totals.cost_usd < invoice, 'the lost call was billed and is not in the billed total');
   assert.ok(invoice <= audit.totals.cost_usd + audit.totals.lost_cost_usd_max + 1e-9, `invoice $${invoice} within audit $${audit.totals.cost_usd} + lost bound $${audit.totals.lost_cost_usd_max}`);
+  // The lost call's real cost is what the provider billed beyond the answered calls (it answered the dead worker;
+  // its usage is in the provider's log, never in the ledger). The bound holds it and is within 2x of it: the input
+  // is exact (the rerun sent the identical prompt and its answer reported the count), the output at the cap.
+  const lostReal = invoice - audit.totals.cost_usd;
+  const lostLog = fake.log.filter((l) => l.subject === `registry:${domains[1]}` && l.usage);
+  assert.equal(audit.totals.lost_input_exact_calls, 1, 'the lost call\'s input tokens come from the answered call with the same prompt');
+  assert.equal(audit.totals.lost_input_tokens_est, lostLog[0].usage!.input_tokens, 'exact input tokens: what the provider reported for that prompt');
+  assert.ok(audit.totals.lost_cost_usd_max >= lostReal - 1e-12, `bound $${audit.totals.lost_cost_usd_max} >= real $${lostReal}`);
+  assert.ok(audit.totals.lost_cost_usd_max <= 2 * lostReal, `bound $${audit.totals.lost_cost_usd_max} within 2x of the lost call's real cost $${lostReal}`);
+  // Without the exact count (one token per prompt byte) the same call's bound is looser: what the twin buys.
+  const recorded = auditRun(calls).totals.lost_cost_usd_max;
+  console.error(`lost call: real $${lostReal.toFixed(7)}, bound $${audit.totals.lost_cost_usd_max.toFixed(7)} (${(audit.totals.lost_cost_usd_max / lostReal).toFixed(2)}x), byte bound $${recorded.toFixed(7)} (${(recorded / lostReal).toFixed(2)}x)`);
+  assert.ok(recorded >= audit.totals.lost_cost_usd_max);
 });

@@ -42,6 +42,7 @@ export function registerRerank(program: Command, penv: ProviderEnv = { env: proc
     .option('--config-file <files...>', 'extra reranker registry files ({"rerankers": [...]})', [])
     .addHelpText('after', '\nScores are cached by (reranker, query text, snippet): a rerun sends nothing it already has. Run `execretrieval score --run <run>` next; the report shows each reranker beside its first stage with a paired McNemar test on exec@1.\nExit code: 0 done; 2 an unknown reranker or configuration, a missing API key, a bad option.')
     .action(async (id: string, opts: { run: string; over: string; depth: number; name?: string; replace?: boolean; configFile: string[] }) => {
+      const runDir = runDirOf(opts.run); // the run first: a missing one is named before anything else
       let rerankers: Map<string, RerankConfig>;
       try {
         rerankers = loadRerankers(projectRoot(), opts.configFile);
@@ -53,7 +54,7 @@ export function registerRerank(program: Command, penv: ProviderEnv = { env: proc
       const cache = new EmbeddingCache(embeddingCachePath(penv.env));
       try {
         const { dir, manifest } = await rerankRun({
-          runDir: runDirOf(opts.run),
+          runDir,
           reranker: r,
           over: opts.over,
           depth: opts.depth,

@@ -25,6 +25,7 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
     .option('--config-file <files...>', 'endpoint registry files ({"endpoints": [...]})', [])
     .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score --run <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written).')
     .action(async (ref: string, opts: { run: string; name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[] }) => {
+      const runDir = runDirOf(opts.run); // the run first: a missing one is named before anything else
       let endpoint: RetrievalEndpoint | undefined;
       if (/^https?:\/\//.test(ref)) {
         if (!opts.name) throw new CliError('a URL endpoint needs --name (the configuration id it is scored under)', EXIT_CODES.usage);
@@ -47,7 +48,7 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
       if (opts.index) endpoint = { ...endpoint, index: true };
       const cache = new EndpointCache(retrievalCachePath(env));
       try {
-        const { dir, manifest } = await retrieveRun({ runDir: runDirOf(opts.run), endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
+        const { dir, manifest } = await retrieveRun({ runDir, endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
         const s = manifest.endpoint!;
         console.log(`retrieved the top ${s.k} of ${manifest.n_queries} queries from ${s.url} as configuration ${manifest.config_id}: ${s.requests} searches sent, ${s.cached} cached${s.index_sent ? ', corpus indexed' : ''}${s.empty_answers ? `, ${s.empty_answers} empty answers (ranked all tied)` : ''}`);
         console.log(`  ${dir}`);

@@ -264,6 +264,7 @@ class _Planner:
         self.ops = []              # what the judge does, in order
         self.n_slots = 0
         self.setup_funcs = frozenset()
+        self.assert_test = None    # the test of the assert being planned (see leaves, BoolOp)
 
     # ------------------------------------------------ expressions
     def _is_judge_name(self, name):
@@ -280,7 +281,11 @@ class _Planner:
         if isinstance(node, ast.Name):
             if node.id in self.shadowed and node.id not in self.child_names:
                 raise _NotJudged  # the candidate's own abs, math ...: the test means the candidate's
-            if not self._is_judge_name(node.id) and not (node.id in self.modules and self._is_module(node)):
+            if node.id in self.modules and self._is_module(node):
+                # A bare module (`pytest is not None`): the judge holds only the modules' functions, not the
+                # module, and a module is no plain data a child could return: the child judges such a test.
+                raise _NotJudged
+            if not self._is_judge_name(node.id):
                 out.append(node)
             return
         if isinstance(node, ast.Attribute):
@@ -333,20 +338,29 @@ class _Planner:
             self.leaves(node.operand, out)
             return
         if isinstance(node, ast.BoolOp):
-            for v in node.values:
-                self.leaves(v, out)
+            if isinstance(node.op, ast.And) and node is self.assert_test:
+                # `assert a and b`: when a is false the assert fails whether or not b is evaluated (at worst an
+                # ERROR where Python says FAIL), so b's candidate parts may run up front.
+                for v in node.values:
+                    self.leaves(v, out)
+                return
+            self.leaves(node.values[0], out)
+            for v in node.values[1:]:
+                self._unconditional_free(v)
             return
         if isinstance(node, ast.IfExp):
-            for v in (node.test, node.body, node.orelse):
-                self.leaves(v, out)
+            self.leaves(node.test, out)
+            self._unconditional_free(node.body)
+            self._unconditional_free(node.orelse)
             return
         if isinstance(node, ast.Compare):
             for op, left, right in zip(node.ops, [node.left] + node.comparators, node.comparators):
                 if type(op) in (ast.Is, ast.IsNot) and not any(_is_singleton(x) for x in (left, right)):
                     raise _NotJudged  # identity of other objects means nothing across processes
             self.leaves(node.left, out)
-            for c in node.comparators:
-                self.leaves(c, out)
+            self.leaves(node.comparators[0], out)
+            for c in node.comparators[1:]:
+                self._unconditional_free(c)
             return
         if isinstance(node, ast.Subscript):
             self.leaves(node.value, out)
@@ -360,6 +374,15 @@ class _Planner:
         # Comprehensions, lambdas, f-strings, walrus ...: the judge evaluates only what it can bound (it has no time
         # limit of its own, and a test may be a model's too): such a test runs in the child, under its limits.
         raise _NotJudged
+
+    def _unconditional_free(self, node):
+        """A part Python evaluates only on some paths (after `or`/`and`, an `if` branch, a later link of a chained
+        comparison) may hold no candidate part: the child evaluates every candidate part up front, so a call the
+        test would have skipped (`assert True or f(1)`) could fail or act where the test never reaches it."""
+        found = []
+        self.leaves(node, found)
+        if found:
+            raise _NotJudged
 
     def slot_expr(self, node, truth_ctx):
         """Replace the candidate parts of `node` by slots; returns the judge's expression (an AST)."""
@@ -401,6 +424,7 @@ class _Planner:
                 if found:
                     raise _NotJudged  # a message computed from candidate values: run it whole
                 msg = st.msg  # the test's own expression (`assert x == -1, -6`), evaluated by the judge on failure
+            self.assert_test = st.test
             expr, _ = self.slot_expr(st.test, True)
             self.ops.append(("assert", expr, msg))
             return

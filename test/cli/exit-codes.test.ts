@@ -57,6 +57,10 @@ const CASES: [string[], RegExp][] = [
   [['runs', '--bogus'], /unknown option '--bogus'/],
   [['doctor', '--bogus'], /unknown option '--bogus'/],
   [['serve-embeddings', '--port', '-5'], /--port/],
+  [['import-rankings', '--run', 'no-such-run-xyz', join(tmp, 'x.trec'), '--name', 'x'], /run 'no-such-run-xyz' not found/],
+  [['import-vectors', '--run', emptyRun, join(tmp, 'x.npy'), '--ids', join(tmp, 'x.ids')], /required option '--name <config>' not specified/],
+  [['retrieve', '--run', 'no-such-run-xyz', 'http://127.0.0.1:9'], /run 'no-such-run-xyz' not found/],
+  [['rerank', '--run', emptyRun, 'nosuch-reranker', '--over', 'bm25'], /unknown reranker "nosuch-reranker"/],
 ];
 
 /** Runs one command line in-process; returns the exit code it set and what it wrote to stdout and stderr. */

@@ -175,3 +175,20 @@ export function closeEmbedBatchStores(): void {
   for (const s of open.values()) s.close();
   open.clear();
 }
+
+/**
+ * A run's embedding batches without writing anything (for `runs` and `audit`): opened read-only; a ledger without
+ * the table (no `embed --batch` yet) has none.
+ */
+export function readEmbedBatchRows(path: string, run_id?: string): EmbedBatchRow[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='embed_provider_batches'`).get()) return [];
+    const rows = (run_id
+      ? db.prepare(`SELECT * FROM embed_provider_batches WHERE run_id=? ORDER BY config_id, round`).all(run_id)
+      : db.prepare(`SELECT * FROM embed_provider_batches ORDER BY run_id, config_id, round`).all()) as Raw[];
+    return rows.map(parse);
+  } finally {
+    db.close();
+  }
+}

@@ -15,6 +15,7 @@ import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { writeEmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { embedBatchStoreAt } from '../../activities/batch/embedStore.ts';
 import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
+import { formatBatches } from '../../cli/commands/batchStatus.ts';
 import { embedSweep, type EmbedSweepInput } from '../../workflows/embedSweep.ts';
 import { writeTinyBenchmark } from './sweep-fixture.ts';
 
@@ -108,6 +109,8 @@ test('embed --batch: the workflow lost while polling: a new sweep adopts the rec
   await h.terminate('killed while polling');
   const created = server.batches.batches.filter((b) => b.metadata?.execretrieval_run === 'lost');
   assert.equal(created.length, 1);
+  // What `audit` and `runs` show meanwhile: the batch in flight, with its worst case.
+  assert.match(formatBatches(s.runDir, 'lost'), /^provider batches: 1, 1 in flight \(9 requests, at most \$[0-9.]+ more\)\n  embed:oa-small round 1: batch_\d+  submitted \(in_progress\)  9 requests  in flight/);
   created[0].ends_ms = Date.now(); // the provider finishes it meanwhile
   server.batches.delayMs = 0;
   const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost2-${queues.prefix}`, args });
@@ -117,6 +120,7 @@ test('embed --batch: the workflow lost while polling: a new sweep adopts the rec
   assert.equal(inv.texts.length, 60);
   assert.equal(new Set(inv.texts).size, 60);
   assert.equal(writeEmbeddingAudit(s.runDir)!.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  assert.match(formatBatches(s.runDir, 'lost'), /^provider batches: 1, none in flight\n  embed:oa-small round 1: batch_\d+  ingested \(completed\)  9 requests$/);
 });
 
 test('embed --batch activities: a kill before the create and one after it (answer lost) submit once; ingestion is idempotent; expired lines go to the next round', async () => {

@@ -36,6 +36,8 @@ export interface PipelineCliSettings {
   worker: boolean;
   /** Exec batches in flight (`--batches-in-flight`; default DEFAULT_BATCHES_IN_FLIGHT). */
   batchesInFlight?: number;
+  /** embed: hosted OpenAI configurations through the Batch API (`--batch`, run file `batch`). */
+  batch?: boolean;
 }
 
 /**
@@ -103,7 +105,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
       ...(s.profile ? { profile: s.profile } : {}), ...(s.cap ? { cap: s.cap } : {}),
       ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
       ...(s.from ? { from: s.from } : {}), ...(s.until ? { until: s.until } : {}), ...(s.rebuild ? { rebuild: true } : {}),
-      ...(s.batchesInFlight ? { batchesInFlight: s.batchesInFlight } : {}),
+      ...(s.batchesInFlight ? { batchesInFlight: s.batchesInFlight } : {}), ...(s.batch ? { batch: true } : {}),
     };
     const workflowId = pipelineWorkflowId(settings);
     process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);

@@ -31,5 +31,7 @@ export const RunConfig = z.strictObject({
   rebuild: z.boolean().optional(),
   /** Exec batches in flight at once (default 256: enough to keep every worker serving the exec queue busy). */
   batches_in_flight: z.number().int().positive().optional(),
+  /** Embed hosted OpenAI configurations through OpenAI's Batch API (half price, minutes to 24 h; docs/batch.md). */
+  batch: z.boolean().optional(),
 });
 export type RunConfig = z.infer<typeof RunConfig>;

@@ -7,8 +7,10 @@
  * keeps failing, a malformed answer) fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
  * resumed run re-embed nothing already embedded.
  */
-import { proxyActivities, ApplicationFailure, ActivityFailure, ActivityCancellationType, CancellationScope } from '@temporalio/workflow';
+import { proxyActivities, ApplicationFailure, ActivityFailure, ActivityCancellationType, CancellationScope, sleep } from '@temporalio/workflow';
 import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
+import type { EmbeddingConfig } from '../schemas/embeddingConfig.ts';
+import { POLL_FIRST_MS, POLL_MAX_MS } from './batchRound.ts';
 import { addStats, emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
 import { isInProcess } from '../core/embeddings/inProcess.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
@@ -22,7 +24,18 @@ export interface EmbedSweepInput {
   configFiles?: string[];
   /** Batches in flight per hosted configuration (default 4). */
   hostedConcurrency?: number;
+  /**
+   * `embed --batch`: hosted OpenAI configurations send their missing texts through the Batch API in rounds
+   * (activities/batch/embedBatch.ts); other configurations stay on the real-time path.
+   */
+  batch?: boolean;
+  /** Poll backoff for --batch: the first wait after submitting, doubling up to the cap (ms). Tests use tens of ms. */
+  pollFirstMs?: number;
+  pollMaxMs?: number;
 }
+
+/** Rounds that send a batch, per configuration and sweep: a line failed inside a batch is sent again at most twice. */
+const BATCH_ROUNDS = 3;
 
 export interface EmbedSweepResult {
   report: string;
@@ -58,6 +71,32 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   // A failed configuration's other batches are cancelled, and the sweep waits until they have stopped: a batch
   // that keeps retrying a provider for a configuration already reported failed pays for nothing.
   const batches = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues, { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }));
+  // Through the Batch API: rounds until nothing is missing (each round sends what the cache still lacks, so a
+  // line that failed inside the previous batch goes into the next). A round already recorded by an earlier try
+  // or sweep is polled and ingested, never sent again.
+  const viaBatch = async (config: EmbeddingConfig): Promise<EmbedStats> => {
+    const stats = emptyStats();
+    let sent = 0;
+    for (let round = 1; sent < BATCH_ROUNDS; round++) {
+      const r = { runDir: input.runDir, config, round };
+      const sub = await acts.embedBatchSubmit(r);
+      if (!sub.batch_id) break;
+      if (sub.how !== 'recorded') sent += 1;
+      let wait = input.pollFirstMs ?? POLL_FIRST_MS;
+      while (!(await acts.embedBatchPoll(r)).ended) {
+        await sleep(wait);
+        wait = Math.min(wait * 2, input.pollMaxMs ?? POLL_MAX_MS);
+      }
+      const got = await acts.embedBatchIngest(r);
+      stats.embedded += got.texts;
+      stats.batches += got.answered;
+      stats.tokens_reported += got.tokens_reported;
+      stats.tokens_estimated += got.tokens_estimated;
+      stats.cost_usd += got.cost_usd;
+    }
+    return stats;
+  };
+
   const plan = await acts.embedPlan({ runDir: input.runDir, configIds: input.configIds, configFiles: input.configFiles });
 
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
@@ -66,6 +105,18 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
     const local = isInProcess(p.config.provider);
     const width = local ? 1 : Math.max(1, input.hostedConcurrency ?? 4);
     const stats: EmbedStats[] = [];
+    // OpenAI's is the batch API wired here (its /v1/embeddings lines); a local model has nothing to batch.
+    if (input.batch && p.config.provider === 'openai') {
+      try {
+        stats.push(await viaBatch(p.config));
+        const written = await acts.writeEmbeddingMatrices({ runDir: plan.runDir, config: p.config });
+        return { ...base, status: 'ok', reason: null, stats: sumStats(stats), files: written.files, dims: written.dims };
+      } catch (err) {
+        const fault = infraFaultOf(err);
+        if (fault) throw ApplicationFailure.nonRetryable(fault.message, 'InfraFault');
+        return { ...base, status: 'failed', reason: reasonOf(err), stats: stats.length ? sumStats(stats) : null };
+      }
+    }
     // The first failure of this configuration: no lane takes another batch, and the ones in flight are cancelled.
     let failure: { err: unknown } | null = null;
     const scope = new CancellationScope();

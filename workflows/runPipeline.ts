@@ -56,6 +56,8 @@ export interface RunPipelineInput {
    * queue for whichever worker frees a slot first.
    */
   batchesInFlight?: number;
+  /** embed: hosted OpenAI configurations through OpenAI's Batch API (same vectors, half the price; docs/batch.md). */
+  batch?: boolean;
   /**
    * The queue of the process that owns runDir and the authoritative execution cache (the coordinator: the CLI's
    * own worker, with or without --no-worker); default: the default queue.
@@ -103,7 +105,8 @@ interface RoundState {
 export const HISTORY_BOUND = { events: 10_000, bytes: 8 * 1024 * 1024 };
 
 /** Settings that change how a run is carried out, not what it computes: left out of its workflow id. */
-export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry'] as const;
+// `batch` too: the same vectors at another price, so a run started in real time is attached to, not run twice.
+export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry', 'batch'] as const;
 export const DEFAULT_BATCHES_IN_FLIGHT = 256;
 /** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
 export const MAX_ROUNDS = 100;
@@ -326,7 +329,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
       workflowId: `${workflowInfo().workflowId}-embed`,
-      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [] }],
+      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [], ...(input.batch ? { batch: true } : {}) }],
     }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
     for (const r of sweep.results) if (r.status === 'failed') note(`embed: ${r.config_id} failed: ${r.reason}`);

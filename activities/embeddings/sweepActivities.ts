@@ -23,6 +23,8 @@ import { isHosted, ledgerBook, workerMayBeAlive } from './batchBook.ts';
 import { closeEmbeddingLedgers, embeddingLedgerAt } from '../ledger/embeddingLedger.ts';
 import { runPaths } from '../generation/runFiles.ts';
 import { auditEmbeddingBatches, type EmbeddingTotals } from '../../core/generation/audit.ts';
+import { createEmbedBatchActivities } from '../batch/embedBatch.ts';
+import { closeEmbedBatchStores } from '../batch/embedStore.ts';
 
 export interface EmbedActivitiesDeps {
   root: string;
@@ -109,6 +111,9 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
   const resolveRun = (runDir: string) => (runDir.startsWith('/') ? runDir : join(deps.root, runDir));
 
   return {
+    // embed --batch: the same worker, cache and provider settings (activities/batch/embedBatch.ts).
+    ...createEmbedBatchActivities({ penv, cache: getCache, log: deps.log }),
+
     async embedPlan(input: { runDir: string; configIds: string[] | null; configFiles?: string[] }): Promise<EmbedPlan> {
       const runDir = resolveRun(input.runDir);
       const reg = loadRegistry({ root: deps.root, files: input.configFiles, env: deps.env });
@@ -251,6 +256,7 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       cache?.close();
       cache = null;
       closeEmbeddingLedgers();
+      closeEmbedBatchStores();
     },
   };
 }

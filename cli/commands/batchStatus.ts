@@ -6,14 +6,20 @@
 import { existsSync } from 'node:fs';
 import { runPaths } from '../../activities/generation/runFiles.ts';
 import { readBatchRows, type BatchRow } from '../../activities/batch/store.ts';
+import { readEmbedBatchRows } from '../../activities/batch/embedStore.ts';
+
+/** A batch as shown: generation's rows (phase `entry`, `registry`) and `embed --batch`'s (phase `embed:<config>`). */
+export type ShownBatch = Omit<BatchRow, 'phase' | 'requests'> & { phase: string; requests: unknown[] };
 
 /** Read-only: listing runs or auditing one never writes to its ledger. */
-export function readBatches(runDir: string, runId?: string): BatchRow[] {
+export function readBatches(runDir: string, runId?: string): ShownBatch[] {
   const path = runPaths(runDir).ledger;
-  return existsSync(path) ? readBatchRows(path, runId) : [];
+  if (!existsSync(path)) return [];
+  const embeds: ShownBatch[] = readEmbedBatchRows(path, runId).map(({ config_id, ...r }) => ({ ...r, phase: `embed:${config_id}`, endpoint: '/v1/embeddings' }));
+  return [...readBatchRows(path, runId), ...embeds];
 }
 
-export function inFlight(rows: readonly BatchRow[]): BatchRow[] {
+export function inFlight<T extends { status: string }>(rows: readonly T[]): T[] {
   return rows.filter((r) => r.status !== 'ingested');
 }
 

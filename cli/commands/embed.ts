@@ -15,8 +15,9 @@ export function registerEmbed(program: Command): void {
     .option('--config-file <file...>', 'extra registry files')
     .option('--no-worker', 'do not run a worker in this process (workers elsewhere serve the queues; needs TEMPORAL_ADDRESS)')
     .option('--concurrency <n>', 'batches in flight per hosted configuration', (v) => Number(v), 4)
+    .option('--batch', "hosted OpenAI configurations embed through OpenAI's Batch API at half price (minutes to 24 h; a killed sweep resumes its batches, never sends them twice; docs/batch.md); other configurations stay real time")
     .option('--json', 'print the sweep summary (report path; ok, failed and unavailable configurations) as JSON')
-    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; json?: boolean }) => {
+    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; batch?: boolean; json?: boolean }) => {
       const runDir = existingRunDir(opts, run);
       const configIds = commaList(opts.configs) ?? null;
       // Before the sweep starts: an unknown name used to surface only as "Workflow execution failed".
@@ -30,9 +31,10 @@ export function registerEmbed(program: Command): void {
       const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
       await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.
-        const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? []])).digest('hex').slice(0, 12);
+        // (--batch is part of the selection: a batch sweep never attaches to a real-time one, nor the reverse.)
+        const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? [], ...(opts.batch ? ['batch'] : [])])).digest('hex').slice(0, 12);
         const workflowId = `embed-${basename(runDir)}-${key}`;
-        const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency }] as const;
+        const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency, ...(opts.batch ? { batch: true } : {}) }] as const;
         // A cache this command rebuilt (--rebuild-cache): a sweep still open ran on the old file; never attach to it.
         const fresh = rebuiltCaches.length ? `${rebuiltCaches.join(', ')} rebuilt (--rebuild-cache)` : undefined;
         let result;

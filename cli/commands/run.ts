@@ -26,6 +26,7 @@ export interface RunSettings {
   timeout_s?: number;
   rebuild: boolean;
   batchesInFlight?: number;
+  batch?: boolean;
 }
 
 const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild: false } as const;
@@ -33,7 +34,7 @@ const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild
 /** Flags given on the command line win over the file, the file over the defaults. */
 function settingsOf(cmd: Command, file: RunConfig): RunSettings {
   const given = <T>(name: string, value: T): T | undefined => (cmd.getOptionValueSource(name) === 'cli' ? value : undefined);
-  const o = cmd.opts<{ source?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number }>();
+  const o = cmd.opts<{ source?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number; batch?: boolean }>();
   const configs = given('configs', o.configs)?.split(',').map((s) => s.trim()).filter(Boolean) ?? file.configs;
   return {
     id: givenRun(cmd.opts()) ?? file.id ?? DEFAULTS.id,
@@ -46,6 +47,7 @@ function settingsOf(cmd: Command, file: RunConfig): RunSettings {
     timeout_s: given('timeout', o.timeout) ?? file.timeout_s,
     rebuild: given('rebuild', o.rebuild) ?? file.rebuild ?? DEFAULTS.rebuild,
     batchesInFlight: given('batchesInFlight', o.batchesInFlight) ?? file.batches_in_flight,
+    batch: given('batch', o.batch) ?? file.batch,
   };
 }
 
@@ -77,6 +79,7 @@ export function registerRun(program: Command): void {
     .addOption(new Option('--until <stage>', 'stop after this stage: build (the benchmark only), embed, score').choices([...PIPELINE_STOPS]))
     .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS); it still owns runs/<id>/ and the execution cache')
     .option('--batches-in-flight <n>', 'exec batches at once (default 256: every worker serving the exec queue stays busy)', intOption('--batches-in-flight', 1))
+    .option('--batch', "embed: hosted OpenAI configurations through OpenAI's Batch API (half price, minutes to 24 h; docs/batch.md)")
     .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
       'after',

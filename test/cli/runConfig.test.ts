@@ -14,7 +14,7 @@ const cli = (...args: string[]) =>
 test('the shipped example run file is valid and names every field of the schema', () => {
   const example = join(PROJECT_ROOT, 'data', 'run.example.yaml');
   const c = loadRunConfig(example);
-  assert.deepEqual(Object.keys(c).sort(), ['batches_in_flight', 'cap', 'configs', 'generator', 'id', 'profile', 'rebuild', 'replicates', 'seed', 'source', 'timeout_s']);
+  assert.deepEqual(Object.keys(c).sort(), ['batch', 'batches_in_flight', 'cap', 'configs', 'generator', 'id', 'profile', 'rebuild', 'replicates', 'seed', 'source', 'timeout_s']);
 });
 
 test('a bad run file is one line naming the file and the field, exit 2', () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { createBatchApi, type FakeBatchApi } from './batch-api.ts';
 
 /**
  * A local HTTP server speaking the embedding APIs of OpenAI (`/openai/v1/embeddings`, also what
@@ -30,6 +31,8 @@ export interface RecordedRequest {
    * whether or not the API reports usage, and whether or not the client was still there to read the answer.
    */
   billed_tokens?: number;
+  /** Set for a request answered inside a provider batch (`/openai/v1/batches`): which batch and line. */
+  batch?: { batch_id: string; custom_id: string };
 }
 
 export interface FakeEmbeddingServer {
@@ -43,6 +46,12 @@ export interface FakeEmbeddingServer {
   script(api: Api, ...faults: Fault[]): void;
   /** Faults for requests naming this model only (other models' requests, interleaved, are untouched). */
   scriptModel(model: string, ...faults: Fault[]): void;
+  /**
+   * OpenAI's Batch API under the OpenAI base URL (`/openai/v1/files`, `/openai/v1/batches`): `/v1/embeddings`
+   * lines are answered by the same code as the real-time route (same vectors, same usage) and recorded in
+   * `requests` with `batch`, so the request log stays the invoice. Scripted faults apply to real-time requests only.
+   */
+  batches: FakeBatchApi;
   close(): Promise<void>;
 }
 
@@ -99,8 +108,13 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     return true;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, rawBytes: Buffer) => {
     const path = (req.url ?? '').split('?')[0];
+    if (path.startsWith('/openai/v1/files') || path.startsWith('/openai/v1/batches')) {
+      const u = new URL((req.url ?? '').slice('/openai'.length), 'http://fake');
+      if (batches.handle(req, res, u, rawBytes)) return;
+    }
+    const raw = rawBytes.toString('utf8');
     let body: any;
     try {
       body = raw ? JSON.parse(raw) : {};
@@ -219,14 +233,39 @@ export async function startFakeEmbeddingServer(opts: { dims?: Record<string, num
     send(res, 404, { error: { message: `no route ${path}` } });
   };
 
+  let url = '';
+  /** A batch line's answer: the real-time route's code on a response that only captures what it would send. */
+  const batches = createBatchApi({
+    url: () => url,
+    requestOf: (_m, pathname, body) => (pathname === '/v1/embeddings' ? { provider: 'openai', endpoint: 'embeddings', model: String(body?.model ?? ''), prompt: '' } : null),
+    nextKind: () => 'good',
+    answer(_p, _e, _model, body, _prompt, _kind, batch) {
+      const recorded: RecordedRequest = { api: 'openai', path: '/openai/v1/embeddings', headers: {}, body, batch };
+      requests.push(recorded);
+      const captured = { status: 0, body: null as unknown, headers: {} as Record<string, string> };
+      const res = {
+        writeHead(status: number, headers: Record<string, string>) {
+          captured.status = status;
+          captured.headers = headers;
+        },
+        end(text: string) {
+          captured.body = JSON.parse(text);
+        },
+      } as unknown as ServerResponse;
+      answer('openai', '/openai/v1/embeddings', body, res, recorded, false);
+      return captured;
+    },
+  });
+
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
+    batches,
     url,
     baseUrls: { openai: `${url}/openai/v1`, gemini: `${url}/gemini`, mistral: `${url}/mistral`, cohere: `${url}/cohere`, voyage: `${url}/voyage/v1`, jina: `${url}/jina/v1` },
     requests,

@@ -93,5 +93,6 @@ test('batches in flight is a setting of how the run is carried out, not of what 
   const base = { runId: 'x', runDir: '/r/x', source: 'curated', seed: 0, configs: null };
   assert.equal(pipelineWorkflowId({ ...base, batchesInFlight: 4 }), pipelineWorkflowId(base));
   assert.equal(pipelineWorkflowId({ ...base, coordinatorQueue: 'q', historyBound: { events: 1, bytes: 1 } }), pipelineWorkflowId(base));
+  assert.equal(pipelineWorkflowId({ ...base, batch: true }), pipelineWorkflowId(base)); // same vectors at batch prices: attach, never run twice
   assert.notEqual(pipelineWorkflowId({ ...base, seed: 1 }), pipelineWorkflowId(base));
 });

@@ -1,0 +1,180 @@
+/**
+ * `embed --batch`: OpenAI embeddings through the fake provider's Batch API (real `openai` SDK, real Temporal).
+ * The fake answers `/v1/embeddings` lines with the real-time route's code, so vectors must equal the real-time
+ * path's, and its request log (lines marked `batch`) is the invoice: every text billed once, the audit equal to it.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
+import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { readMatrix } from '../../activities/embeddings/matrix.ts';
+import { writeEmbeddingAudit } from '../../activities/embeddings/accounting.ts';
+import { embedBatchStoreAt } from '../../activities/batch/embedStore.ts';
+import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
+import { formatBatches } from '../../cli/commands/batchStatus.ts';
+import { embedSweep, type EmbedSweepInput } from '../../workflows/embedSweep.ts';
+import { writeTinyBenchmark } from './sweep-fixture.ts';
+
+let t: TestTemporal;
+let server: FakeEmbeddingServer;
+before(async () => {
+  [t, server] = await Promise.all([startTestTemporal(), startFakeEmbeddingServer({ dims: { 'text-embedding-3-small': 8 } })]);
+});
+after(async () => {
+  await server?.close();
+  await t?.stop();
+});
+
+const PRICE = 0.02;
+const CONFIGS = { configs: [{ config_id: 'oa-small', family: 'openai', provider: 'openai', model: 'text-embedding-3-small', dimensions: 8, batch_size: 7, price_usd_per_million_tokens: PRICE }] };
+
+/** A 20-query, 40-snippet benchmark (60 distinct texts) with its own cache and activities. */
+function setup(name: string) {
+  const tmp = mkdtempSync(join(tmpdir(), 'embed-batch-'));
+  const runDir = join(tmp, 'runs', name);
+  writeTinyBenchmark(runDir, 20);
+  const cfgFile = join(tmp, 'configs.json');
+  writeFileSync(cfgFile, JSON.stringify(CONFIGS));
+  const acts = createEmbedActivities({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
+  return { tmp, runDir, cfgFile, acts, name };
+}
+
+/** What the fake billed for this run's batches: its lines, and the texts in them. */
+function invoice(run: string) {
+  const ids = new Set(server.batches.batches.filter((b) => b.metadata?.execretrieval_run === run).map((b) => b.id));
+  const lines = server.requests.filter((r) => r.batch && ids.has(r.batch.batch_id));
+  const texts = lines.flatMap((r) => (r.body as { input: string[] }).input);
+  const tokens = lines.reduce((a, r) => a + (r.billed_tokens ?? 0), 0);
+  return { batches: ids.size, lines: lines.length, texts, usd: (tokens * PRICE * 0.5) / 1e6 };
+}
+
+function matrices(runDir: string) {
+  return ['queries', 'corpus'].map((n) => readMatrix(join(runDir, 'embeddings', 'oa-small', `${n}.arrow`)));
+}
+
+test('embed --batch: the same vectors as the real-time path, each text billed once at half price, the audit equal to the invoice; a rerun sends nothing', async () => {
+  const rt = setup('rt');
+  const bt = setup('bt');
+  const queues = t.uniqueQueues();
+  // The worker serves the batch run (its own cache); the real-time run is embedded by the same activities called
+  // directly, with a cache of its own, so the batch run finds nothing cached.
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: bt.acts, close: bt.acts.closeEmbedResources }) }] });
+  const plan = await rt.acts.embedPlan({ runDir: rt.runDir, configIds: ['oa-small'], configFiles: [rt.cfgFile] });
+  const config = plan.configs[0].config;
+  for (const b of plan.configs[0].batches) await rt.acts.embedBatch({ runDir: rt.runDir, config, batch: b });
+  await rt.acts.writeEmbeddingMatrices({ runDir: rt.runDir, config });
+
+  server.batches.delayMs = 80;
+  const before = server.requests.length;
+  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `eb-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir: bt.runDir, configIds: ['oa-small'], configFiles: [bt.cfgFile], batch: true, pollFirstMs: 20, pollMaxMs: 100 }] });
+  const res = await run();
+  assert.equal(res.results[0].status, 'ok', res.results[0].reason ?? '');
+  assert.equal(server.requests.slice(before).filter((r) => !r.batch).length, 0, 'no real-time request in a batch sweep');
+
+  const a = matrices(rt.runDir);
+  const b = matrices(bt.runDir);
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(b[i].ids, a[i].ids);
+    assert.deepEqual(Array.from(b[i].data), Array.from(a[i].data));
+  }
+  const inv = invoice('bt');
+  assert.equal(inv.batches, 1);
+  assert.equal(inv.lines, Math.ceil(20 / 7) + Math.ceil(40 / 7));
+  assert.equal(inv.texts.length, 60);
+  assert.equal(new Set(inv.texts).size, 60, 'each text billed once');
+  const audit = writeEmbeddingAudit(bt.runDir)!;
+  assert.equal(audit.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  assert.ok(inv.usd > 0);
+  assert.equal(res.results[0].stats!.cost_usd.toFixed(12), inv.usd.toFixed(12));
+
+  // A rerun finds round 1 ingested and nothing missing: no batch, no request.
+  const n = server.requests.length;
+  assert.equal((await run()).results[0].status, 'ok');
+  assert.equal(server.requests.length, n);
+  assert.equal(invoice('bt').batches, 1);
+});
+
+test('embed --batch: the workflow lost while polling: a new sweep adopts the recorded batch and sends nothing again', async () => {
+  const s = setup('lost');
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: s.acts, close: s.acts.closeEmbedResources }) }] });
+  server.batches.delayMs = 600_000; // still running when the workflow is gone
+  const args: [EmbedSweepInput] = [{ queues, runDir: s.runDir, configIds: ['oa-small'], configFiles: [s.cfgFile], batch: true, pollFirstMs: 20, pollMaxMs: 50 }];
+  const h = await t.client.workflow.start(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost-${queues.prefix}`, args });
+  while (!embedBatchStoreAt(join(s.runDir, 'ledger.sqlite')).list('lost').some((r) => r.status === 'submitted')) await new Promise((r) => setTimeout(r, 20));
+  await h.terminate('killed while polling');
+  const created = server.batches.batches.filter((b) => b.metadata?.execretrieval_run === 'lost');
+  assert.equal(created.length, 1);
+  // What `audit` and `runs` show meanwhile: the batch in flight, with its worst case.
+  assert.match(formatBatches(s.runDir, 'lost'), /^provider batches: 1, 1 in flight \(9 requests, at most \$[0-9.]+ more\)\n  embed:oa-small round 1: batch_\d+  submitted \(in_progress\)  9 requests  in flight/);
+  created[0].ends_ms = Date.now(); // the provider finishes it meanwhile
+  server.batches.delayMs = 0;
+  const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost2-${queues.prefix}`, args });
+  assert.equal(res.results[0].status, 'ok', res.results[0].reason ?? '');
+  const inv = invoice('lost');
+  assert.equal(inv.batches, 1);
+  assert.equal(inv.texts.length, 60);
+  assert.equal(new Set(inv.texts).size, 60);
+  assert.equal(writeEmbeddingAudit(s.runDir)!.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  assert.match(formatBatches(s.runDir, 'lost'), /^provider batches: 1, none in flight\n  embed:oa-small round 1: batch_\d+  ingested \(completed\)  9 requests$/);
+});
+
+test('embed --batch activities: a kill before the create and one after it (answer lost) submit once; ingestion is idempotent; expired lines go to the next round', async () => {
+  const s = setup('kills');
+  const config = (await s.acts.embedPlan({ runDir: s.runDir, configIds: ['oa-small'], configFiles: [s.cfgFile] })).configs[0].config;
+  const r1 = { runDir: s.runDir, config, round: 1 };
+  server.batches.delayMs = 0;
+
+  // Before the create: the upload happened, its answer was lost; nothing was created.
+  server.batches.dropNext('upload');
+  await assert.rejects(s.acts.embedBatchSubmit(r1));
+  assert.equal(invoice('kills').batches, 0);
+  // After the create, before our record: the provider created it, we never heard the id.
+  server.batches.dropNext('create');
+  await assert.rejects(s.acts.embedBatchSubmit(r1));
+  assert.equal(invoice('kills').batches, 1);
+  assert.equal(embedBatchStoreAt(join(s.runDir, 'ledger.sqlite')).get('kills', 'oa-small', 1)!.status, 'preparing');
+  const again = await s.acts.embedBatchSubmit(r1);
+  assert.equal(again.how, 'adopted');
+  assert.equal((await s.acts.embedBatchSubmit(r1)).how, 'recorded');
+  assert.equal(invoice('kills').batches, 1);
+
+  assert.equal((await s.acts.embedBatchPoll(r1)).ended, true);
+  const got = await s.acts.embedBatchIngest(r1);
+  assert.equal(got.texts, 60);
+  assert.deepEqual(await s.acts.embedBatchIngest(r1), { answered: 0, failed: 0, texts: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 });
+  const ledger = new EmbeddingLedger(join(s.runDir, 'ledger.sqlite'));
+  assert.equal(ledger.batches('kills').filter((b) => b.status === 'ok').length, again.requests);
+  ledger.close();
+  // Everything is cached: round 2 has nothing to send.
+  assert.equal((await s.acts.embedBatchSubmit({ ...r1, round: 2 })).batch_id, null);
+
+  // Partial expiry on a fresh run: round 1 answers 2 lines, the rest (not billed) go into round 2.
+  const p = setup('expiry');
+  const e1 = { runDir: p.runDir, config, round: 1 };
+  server.batches.expireAfter = 2;
+  try {
+    const sub = await p.acts.embedBatchSubmit(e1);
+    await p.acts.embedBatchPoll(e1);
+    const part = await p.acts.embedBatchIngest(e1);
+    assert.equal(part.answered, 2);
+    assert.equal(part.failed, sub.requests - 2);
+  } finally {
+    server.batches.expireAfter = null;
+  }
+  const e2 = { ...e1, round: 2 };
+  await p.acts.embedBatchSubmit(e2);
+  await p.acts.embedBatchPoll(e2);
+  const rest = await p.acts.embedBatchIngest(e2);
+  const inv = invoice('expiry');
+  assert.equal(inv.texts.length, 60);
+  assert.equal(new Set(inv.texts).size, 60, 'an expired line is billed once, in the round that answered it');
+  assert.equal(rest.texts + 14, 60); // round 1 answered 2 lines of 7 texts
+  assert.equal(writeEmbeddingAudit(p.runDir)!.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  await s.acts.closeEmbedResources();
+  await p.acts.closeEmbedResources();
+});

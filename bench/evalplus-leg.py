@@ -1,7 +1,8 @@
 """EvalPlus leg of bench/oracle-mbpp.ts (issue 25): the same MBPP suites through EvalPlus's `untrusted_check`.
 
 Runs inside its own venv with the `evalplus` PyPI package (the bench creates it under .scratch/). Reads JSONL
-suites ({"code", "setup", "tests"}) and prints one JSON line: {"seconds", "suites", "passed", "workers", "version"}.
+suites ({"id", "code", "setup", "tests"}) and prints one JSON line:
+{"seconds", "suites", "passed", "failed" (ids), "workers", "version"}.
 
 `untrusted_check` calls an entry point on inputs and compares the result with an expected value, while MBPP's
 tests are assert statements. So each suite becomes: the canonical, then its setup, then an entry point
@@ -58,9 +59,11 @@ def main():
     with ProcessPoolExecutor(max_workers=workers) as ex:
         list(ex.map(check, [({"code": "x = 1", "tests": ["assert True"]}, time_limit)] * workers))  # start workers
         t0 = time.perf_counter()
-        passed = sum(ex.map(check, [(s, time_limit) for s in suites]))
+        verdicts = list(ex.map(check, [(s, time_limit) for s in suites]))
         seconds = time.perf_counter() - t0
-    print(json.dumps({"seconds": seconds, "suites": len(suites), "passed": passed, "workers": workers,
+    passed = sum(verdicts)
+    failed = [s.get("id", str(i)) for i, (s, ok) in enumerate(zip(suites, verdicts)) if not ok]
+    print(json.dumps({"seconds": seconds, "suites": len(suites), "passed": passed, "failed": failed, "workers": workers,
                       "version": getattr(evalplus, "__version__", "?")}))
 
 

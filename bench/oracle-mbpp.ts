@@ -41,12 +41,13 @@ const ROOT = join(HERE, '..');
 const EVALPLUS = 'evalplus==0.3.1';
 const EVALPLUS_VENV = join(ROOT, '.scratch', 'evalplus-venv');
 
-async function baseline(): Promise<{ seconds: number; passed: number }> {
+async function baseline(): Promise<{ seconds: number; passed: number; failed: string[] }> {
   const python = pythonExecutable();
   const root = mkdtempSync(join(tmpdir(), 'er-bench-'));
   let next = 0;
   let passed = 0;
-  const one = (req: ExecRequest) =>
+  const failed: string[] = [];
+  const one = (req: ExecRequest, id: string) =>
     new Promise<void>((resolve) => {
       const child = spawn(python, ['-I', SANDBOX_SCRIPT, 'once', root], { stdio: ['pipe', 'pipe', 'ignore'], detached: true, env: { PATH: '/usr/bin:/bin' } });
       let out = '';
@@ -58,17 +59,18 @@ async function baseline(): Promise<{ seconds: number; passed: number }> {
         const outcomes = out.split('\n').filter((l) => l.startsWith('{"i"')).map((l) => JSON.parse(l).o);
         const n = suiteSources(req.suite).length;
         if (outcomes.length === n && outcomes.every((o: string) => o === 'pass')) passed++;
+        else failed.push(id);
         resolve();
       });
       child.stdin.end(JSON.stringify({ ...req, timeout_s: 5 }));
     });
   const t0 = performance.now();
   await Promise.all(Array.from({ length: cores }, async () => {
-    while (next < reqs.length) await one(reqs[next++]);
+    while (next < reqs.length) { const i = next++; await one(reqs[i], picked[i].task.task_id); }
   }));
   const seconds = (performance.now() - t0) / 1000;
   rmSync(root, { recursive: true, force: true });
-  return { seconds, passed };
+  return { seconds, passed, failed };
 }
 
 /** The EvalPlus venv's python, created and filled on first use; a one-line reason instead when it cannot be. */
@@ -85,14 +87,14 @@ function evalplusPython(): { python: string } | { why: string } {
   return { python };
 }
 
-async function evalplus(): Promise<{ seconds: number; passed: number; version: string } | { why: string }> {
+async function evalplus(): Promise<{ seconds: number; passed: number; failed: string[]; version: string } | { why: string }> {
   const venv = evalplusPython();
   if ('why' in venv) return venv;
   const dir = mkdtempSync(join(tmpdir(), 'er-bench-evalplus-'));
   const file = join(dir, 'suites.jsonl');
-  writeFileSync(file, reqs.map((r) => {
+  writeFileSync(file, reqs.map((r, i) => {
     if (r.suite.kind !== 'asserts') throw new Error('MBPP suites are assert lists');
-    return JSON.stringify({ code: r.code, setup: r.suite.setup ?? '', tests: r.suite.tests });
+    return JSON.stringify({ id: picked[i].task.task_id, code: r.code, setup: r.suite.setup ?? '', tests: r.suite.tests });
   }).join('\n') + '\n');
   const r = spawnSync(venv.python, ['-I', join(HERE, 'evalplus-leg.py'), file, '--workers', String(cores)], { encoding: 'utf8', maxBuffer: 1 << 24 });
   rmSync(dir, { recursive: true, force: true });
@@ -100,7 +102,7 @@ async function evalplus(): Promise<{ seconds: number; passed: number; version: s
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
-async function forkServer(): Promise<{ cold: number; warm: number; passed: number; layers: unknown; wallMs: number[] }> {
+async function forkServer(): Promise<{ cold: number; warm: number; passed: number; failed: string[]; layers: unknown; wallMs: number[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'er-bench-cache-'));
   const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: cores });
   await oracle.runMany(Array.from({ length: cores }, (_, i) => ({ code: `x = ${i}`, suite: { kind: 'asserts' as const, tests: ['assert True'] } }))); // start the servers
@@ -114,7 +116,8 @@ async function forkServer(): Promise<{ cold: number; warm: number; passed: numbe
   if (!again.every((r) => r.cached)) throw new Error('warm rerun executed something');
   await oracle.close();
   rmSync(dir, { recursive: true, force: true });
-  return { cold, warm, passed: results.filter((r) => r.passed).length, layers, wallMs: results.map((r) => r.wall_ms) };
+  const failed = results.flatMap((r, i) => (r.passed ? [] : [picked[i].task.task_id]));
+  return { cold, warm, passed: results.filter((r) => r.passed).length, failed, layers, wallMs: results.map((r) => r.wall_ms) };
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -124,13 +127,14 @@ const base = await baseline();
 const ep = process.argv.includes('--no-evalplus') ? { why: 'skipped (--no-evalplus)' } : await evalplus();
 const rate = (s: number) => (reqs.length / s).toFixed(1);
 // Wall time one worker spends per suite: the run's seconds x workers / suites.
+const failedNote = (ids: string[]) => (ids.length ? ` (failed: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''})` : '');
 const perSuite = (s: number) => `${((s * cores * 1000) / reqs.length).toFixed(2)} ms/suite/worker`;
 console.log(`suites: ${reqs.length}${excluded.size ? ` (excluded ${[...excluded].join(',')})` : ''}, workers: ${cores}, load average before ${loadBefore}, after ${load()}`);
 console.log(`layers: ${JSON.stringify(fs.layers)}`);
-console.log(`baseline (python -I per suite): ${base.seconds.toFixed(2)} s, ${rate(base.seconds)} suites/s, ${base.passed} passed, ${perSuite(base.seconds)}`);
+console.log(`baseline (python -I per suite): ${base.seconds.toFixed(2)} s, ${rate(base.seconds)} suites/s, ${base.passed} passed, ${perSuite(base.seconds)}${failedNote(base.failed)}`);
 if ('why' in ep) console.log(`EvalPlus untrusted_check:       not run: ${ep.why}`);
-else console.log(`EvalPlus ${ep.version} untrusted_check: ${ep.seconds.toFixed(2)} s, ${rate(ep.seconds)} suites/s, ${ep.passed} passed, ${perSuite(ep.seconds)}`);
-console.log(`fork server, cold cache:        ${fs.cold.toFixed(2)} s, ${rate(fs.cold)} suites/s, ${fs.passed} passed, ${perSuite(fs.cold)}`);
+else console.log(`EvalPlus ${ep.version} untrusted_check: ${ep.seconds.toFixed(2)} s, ${rate(ep.seconds)} suites/s, ${ep.passed} passed, ${perSuite(ep.seconds)}${failedNote(ep.failed)}`);
+console.log(`fork server, cold cache:        ${fs.cold.toFixed(2)} s, ${rate(fs.cold)} suites/s, ${fs.passed} passed, ${perSuite(fs.cold)}${failedNote(fs.failed)}`);
 console.log(`fork server, warm cache:        ${fs.warm.toFixed(3)} s, ${rate(fs.warm)} suites/s`);
 // Per suite (ours): the oracle's own wall time per suite, and the suites that dominate the total.
 const sorted = [...fs.wallMs].sort((a, b) => a - b);

@@ -51,6 +51,7 @@ const CASES: [string[], RegExp][] = [
   [['score', '--run', emptyRun, '--config-file', badRegistry], /config error: .*bad-registry.json/],
   [['report', '--run', 'no-such-run-xyz'], /run 'no-such-run-xyz' not found/],
   [['report', '--run', emptyRun, '--alpha', '2'], /--alpha: expected a level in \(0, 1\)/],
+  [['report', '--run', emptyRun, '--config-file', badRegistry], /config error: .*bad-registry.json/],
   [['compare', '--run', 'no-such-run-xyz', 'a', 'b'], /run 'no-such-run-xyz' not found/],
   [['compare', '--run', emptyRun, 'a', 'b'], /pairwise.parquet not found/],
   [['compare-runs', 'no-such-run-xyz', emptyRun], /run 'no-such-run-xyz' not found/],

@@ -25,6 +25,8 @@ export interface PipelineCliSettings {
   cap?: number;
   seed: number;
   configs?: string[];
+  /** Extra embedding-registry files (`--config-file`), absolute. */
+  configFiles?: string[];
   replicates?: number;
   timeout_s?: number;
   rebuild: boolean;
@@ -85,7 +87,7 @@ export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPip
   }
   // Named configurations that only this checkout's embedding server can serve (multilingual-e5-small): the run
   // starts it for itself, for workers in this process only (remote workers could not reach 127.0.0.1 here).
-  const entries = loadRegistry({ root: PROJECT_ROOT, env: process.env }).entries;
+  const entries = loadRegistry({ root: PROJECT_ROOT, env: process.env, files: s.configFiles }).entries;
   const penv = { env: process.env, modelRoot: modelRoot() };
   const serve = s.worker && s.until !== 'build' ? runServerPlan(entries, s.configs ?? null, penv) : null;
   return serve ? withRunServer(serve, entries, penv, (m) => process.stderr.write(`== ${m}\n`), () => runOnTemporal(s)) : runOnTemporal(s);
@@ -102,6 +104,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {
       runId: s.id, runDir: s.runDir, source: s.source, seed: s.seed, configs: s.configs ?? null,
+      ...(s.configFiles?.length ? { configFiles: s.configFiles } : {}),
       ...(s.profile ? { profile: s.profile } : {}), ...(s.cap ? { cap: s.cap } : {}),
       ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
       ...(s.from ? { from: s.from } : {}), ...(s.until ? { until: s.until } : {}), ...(s.rebuild ? { rebuild: true } : {}),

@@ -23,6 +23,8 @@ export const RunConfig = z.strictObject({
   seed: z.number().int().min(0).max(0xffffffff).optional(),
   /** Embedding configurations to run (default: every one that can run here); BM25 is always scored. */
   configs: z.array(z.string().min(1)).min(1).optional(),
+  /** Extra embedding-registry files (`--config-file`), merged after ours; paths relative to the working directory. */
+  config_files: z.array(z.string().min(1)).min(1).optional(),
   /** Bootstrap replicates for the intervals and paired tests. */
   replicates: z.number().int().positive().optional(),
   /** Per-suite execution timeout in seconds when scoring. */

@@ -40,6 +40,11 @@ export interface RunPipelineInput {
   cap?: number;
   /** Embedding configurations (null: every one that can run here); BM25 is always scored. */
   configs: string[] | null;
+  /**
+   * Extra embedding-registry files (`--config-file`, run file `config_files`), absolute paths, for the embed and
+   * score stages. Absent when none was given, so the workflow id of a run without them stays what it was.
+   */
+  configFiles?: string[];
   replicates?: number;
   timeout_s?: number;
   /** First stage to (re)run; the ones before it must have their outputs (default: build, skipped when complete). */
@@ -329,7 +334,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
       workflowId: `${workflowInfo().workflowId}-embed`,
-      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: [], ...(input.batch ? { batch: true } : {}) }],
+      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: input.configFiles ?? [], ...(input.batch ? { batch: true } : {}) }],
     }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
     for (const r of sweep.results) if (r.status === 'failed') note(`embed: ${r.config_id} failed: ${r.reason}`);
@@ -349,7 +354,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const configs = input.configs ? [...input.configs, ...(input.configs.includes(BM25) ? [] : [BM25])] : undefined;
     const l = await sandboxLayers();
     const s = await stage('score', () => withExecRounds('score', (after) =>
-      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, layers: l, batchSize, ...(after ? { after } : {}) }),
+      local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, ...(input.configFiles?.length ? { configFiles: input.configFiles } : {}), layers: l, batchSize, ...(after ? { after } : {}) }),
     ));
     result.score = s.output;
     await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, executions: s.executions, output: s.output });

@@ -1,6 +1,7 @@
 import { Bool, Field, List, Table, Utf8, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import type { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import { writeParquet } from '../storage/parquet.ts';
+import { inferredColumn } from '../storage/inferredColumn.ts';
 
 const utf8 = () => new Utf8();
 const utf8List = () => new List(new Field('item', new Utf8(), false));
@@ -10,8 +11,16 @@ function column(values: unknown[], type: DataType): Vector {
 }
 
 /**
+ * `metadata` as a struct of the keys the records carry (activities/storage/inferredColumn.ts), typed from the
+ * values; JSON text (before 2026-12-02 always) only when no record has a key, since Parquet has no empty struct.
+ */
+function metadataColumn(values: readonly Record<string, unknown>[]): Vector {
+  return inferredColumn(values) ?? column(values.map((v) => JSON.stringify(v)), utf8());
+}
+
+/**
  * Parquet copies of queries.jsonl / corpus.jsonl for DuckDB, pandas and polars. Same columns as the JSONL;
- * lists stay lists; `metadata` (free-form) is a JSON string column.
+ * lists stay lists; `metadata` (free-form) a struct typed from its values.
  */
 export function writeQueriesParquet(path: string, rows: readonly QueryRecord[], meta: Record<string, string>): void {
   const table = new Table({
@@ -26,7 +35,7 @@ export function writeQueriesParquet(path: string, rows: readonly QueryRecord[], 
     correct_corpus_ids: column(rows.map((r) => r.correct_corpus_ids), utf8List()),
     distractor_corpus_ids: column(rows.map((r) => r.distractor_corpus_ids), utf8List()),
     source: column(rows.map((r) => r.source), utf8()),
-    metadata: column(rows.map((r) => JSON.stringify(r.metadata)), utf8()),
+    metadata: metadataColumn(rows.map((r) => r.metadata)),
   });
   writeParquet(path, table, meta);
 }
@@ -40,7 +49,7 @@ export function writeCorpusParquet(path: string, rows: readonly CorpusRecord[], 
     is_canonical: column(rows.map((r) => r.is_canonical), new Bool()),
     bug_type: column(rows.map((r) => r.bug_type), utf8()),
     bug_description: column(rows.map((r) => r.bug_description), utf8()),
-    metadata: column(rows.map((r) => JSON.stringify(r.metadata)), utf8()),
+    metadata: metadataColumn(rows.map((r) => r.metadata)),
   });
   writeParquet(path, table, meta);
 }

@@ -62,6 +62,8 @@ export interface BuildStageOutput {
 export interface ScoreStageInput extends AttemptAfter {
   runDir: string;
   configs?: string[];
+  /** Extra embedding-registry files (`--config-file`), absolute; absent when none was given. */
+  configFiles?: string[];
   replicates?: number;
   seed: number;
   timeout_s?: number;
@@ -229,7 +231,7 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
     async pipelineScoreAttempt(input: ScoreStageInput): Promise<StageAttempt<ScoreStageOutput>> {
       return asActivity(async () => {
         const got = await attemptWithDeferredExec(
-          (oracle) => scoreRun({ runDir: input.runDir, oracle, configs: input.configs, replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed }),
+          (oracle) => scoreRun({ runDir: input.runDir, oracle, configs: input.configs, replicates: input.replicates ?? DEFAULT_REPLICATES, seed: input.seed, configFiles: input.configFiles }),
           { layers: input.layers, timeoutS: input.timeout_s, ...(opts.cachePath ? { cachePath: opts.cachePath } : {}) },
           { identity: identityOf({ stage: 'score', ...input }), after: input.after },
         );

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { tableFromArrays } from 'apache-arrow';
+import { Field, List, Table, Utf8, tableFromArrays, vectorFromArray, type Vector } from 'apache-arrow';
 import type { CaseResult, Chunk, IndexManifest } from '../../schemas/repoIndex.ts';
 import { renderReport } from '../../core/repo/report.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
@@ -31,8 +31,16 @@ export function repoRunDir(run: string): string {
  */
 export function resultsTable(results: readonly CaseResult[]) {
   const col = <T>(f: (r: CaseResult) => T) => results.map(f);
-  // List-valued fields are stored as JSON text: one flat, typed table every reader opens the same way.
-  return tableFromArrays({
+  // List-valued fields are Arrow lists of strings (JSON text before 2026-12-02): DuckDB's list functions, pandas
+  // and polars read them as lists, with no json parsing per row.
+  const list = (f: (r: CaseResult) => string[]) => vectorFromArray(col(f), new List(new Field('item', new Utf8(), false)));
+  const lists: Record<string, Vector> = {
+    missing_group_ids: list((r) => r.missing_group_ids),
+    forbidden_chunk_ids: list((r) => r.forbidden_chunk_ids),
+    revision_mismatches: list((r) => r.revision_mismatches),
+    final_context_ids: list((r) => r.final_context_ids),
+  };
+  const flat = tableFromArrays({
     case_id: col((r) => r.case_id),
     retriever: col((r) => r.retriever),
     mode: col((r) => r.mode),
@@ -50,14 +58,15 @@ export function resultsTable(results: readonly CaseResult[]) {
     first_relevant_rank: Float64Array.from(col((r) => r.first_relevant_rank ?? NaN)),
     reciprocal_rank: Float64Array.from(col((r) => r.reciprocal_rank)),
     group_recall: Float64Array.from(col((r) => r.group_recall)),
-    missing_group_ids: col((r) => JSON.stringify(r.missing_group_ids)),
-    forbidden_chunk_ids: col((r) => JSON.stringify(r.forbidden_chunk_ids)),
-    revision_mismatches: col((r) => JSON.stringify(r.revision_mismatches)),
     diagnosis: col((r) => r.diagnosis),
-    final_context_ids: col((r) => JSON.stringify(r.final_context_ids)),
     context_lines: Float64Array.from(col((r) => r.context_lines ?? NaN)),
     context_tokens: Float64Array.from(col((r) => r.context_tokens ?? NaN)),
   });
+  // The columns in their documented order: the lists after group_recall, final_context_ids after diagnosis.
+  const order: string[] = flat.schema.fields.map((f) => f.name);
+  order.splice(order.indexOf('group_recall') + 1, 0, 'missing_group_ids', 'forbidden_chunk_ids', 'revision_mismatches');
+  order.splice(order.indexOf('diagnosis') + 1, 0, 'final_context_ids');
+  return new Table(Object.fromEntries(order.map((n) => [n, lists[n] ?? (flat as Table).getChild(n)!])));
 }
 
 /** A JSONL file's text exactly as written (hashed and written from the same string). */

@@ -2,12 +2,14 @@ import { Float64, Int32, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import type { PairwiseRow } from '../../core/stats/pairwise.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
 import { readParquet, writeParquet } from '../storage/parquet.ts';
+import { dimensionColumns } from './scoringFiles.ts';
 
 /** runs/<id>/report/pairwise.parquet: one row per (metric, config pair); b, c, p only for binary metrics. */
 export function writePairwiseParquet(path: string, rows: readonly PairwiseRow[], opts: { replicates: number; seed: number; alpha: number }): void {
   const num = (f: (r: PairwiseRow) => number | null) => vectorFromArray(rows.map(f), new Float64());
   const table = new Table({
     metric: vectorFromArray(rows.map((r) => r.metric), new Utf8()),
+    ...dimensionColumns(rows.map((r) => r.metric)),
     config_a: vectorFromArray(rows.map((r) => r.config_a), new Utf8()),
     config_b: vectorFromArray(rows.map((r) => r.config_b), new Utf8()),
     value_a: num((r) => r.value_a),

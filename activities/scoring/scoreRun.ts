@@ -158,7 +158,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();
-  const report = await writeReport(opts.runDir, bootstrap, { bench, rankings: rankingFiles, executions: executionRows });
+  const report = await writeReport(opts.runDir, { ...bootstrap, ...(opts.configFiles ? { configFiles: opts.configFiles } : {}) }, { bench, rankings: rankingFiles, executions: executionRows });
   const timings: TimeBreakdown = {
     phases: [
       ['load', tRank],

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Table, Bool, Field, List, Utf8, vectorFromArray } from 'apache-arrow';
+import { Table, Bool, Field, Int32, List, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
+import { metricDimensions, type MetricDimensions } from '../../core/metrics/metricDimensions.ts';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
 import type { ScoredQuery } from '../../core/report/types.ts';
 import { buildStatSpecs } from '../../core/report/statistics.ts';
@@ -50,6 +51,21 @@ export function readScoredConfigs(runDir: string, order?: readonly string[]): { 
  * bug_outscore:*, ...) are ratios of sums, not means of the per-query values. A query with den = 0 (no rank-1
  * miss, no distractor of that bug type) does not enter the statistic and has no row.
  */
+/**
+ * The dimensions packed in each metric name as columns of their own (core/metrics/metricDimensions.ts):
+ * measure, k (null without a cutoff), tie_aware, group (the bug type or domain; null otherwise).
+ */
+export function dimensionColumns(metrics: readonly string[]): { measure: Vector<Utf8>; k: Vector<Int32>; tie_aware: Vector<Bool>; group: Vector<Utf8> } {
+  const memo = new Map<string, MetricDimensions>();
+  const dims = metrics.map((m) => memo.get(m) ?? memo.set(m, metricDimensions(m)).get(m)!);
+  return {
+    measure: utf8Column(dims.map((d) => d.measure)),
+    k: vectorFromArray(dims.map((d) => d.k), new Int32()),
+    tie_aware: vectorFromArray(dims.map((d) => d.tie_aware), new Bool()),
+    group: vectorFromArray(dims.map((d) => d.group), new Utf8()),
+  };
+}
+
 export function writeScoresParquet(path: string, configs: readonly { config_id: string; queries: readonly ScoredQuery[] }[]): void {
   const { stats } = buildStatSpecs(configs);
   const ids = configs[0].queries.map((q) => q.query_id);
@@ -76,6 +92,7 @@ export function writeScoresParquet(path: string, configs: readonly { config_id: 
     config_id: utf8Column(cfg),
     query_id: utf8Column(qid),
     metric: utf8Column(metric),
+    ...dimensionColumns(metric),
     value: float64Column(value),
     num: float64Column(num),
     den: float64Column(den),

@@ -35,6 +35,8 @@ export interface ReportOptions {
   replicates: number;
   seed: number;
   alpha: number;
+  /** Extra embedding-registry files (`--config-file`): their configurations are described like ours. */
+  configFiles?: readonly string[];
 }
 
 export interface ReportResult {
@@ -215,7 +217,7 @@ function rerankRows(runDir: string, configs: readonly { config_id: string; queri
 
 /** Deception with and without the twins whose edit lies past the model's token limit (local transformer configurations). */
 async function editPositionRows(configs: readonly { config_id: string; queries: ScoredQuery[] }[], corpus: readonly CorpusRecord[], opts: ReportOptions): Promise<EditPositionRow[]> {
-  const registry = new Map(loadRegistry({ root: projectRoot() }).entries.map((e) => [e.config.config_id, e.config]));
+  const registry = new Map(loadRegistry({ root: projectRoot(), files: opts.configFiles ? [...opts.configFiles] : undefined }).entries.map((e) => [e.config.config_id, e.config]));
   const rows: EditPositionRow[] = [];
   for (const c of configs) {
     const config = registry.get(c.config_id);

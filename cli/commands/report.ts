@@ -3,7 +3,8 @@ import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { writeReport } from '../../activities/scoring/writeReport.ts';
 import { headlineText } from '../../core/report/headline.ts';
 import { buildLeaderboard } from '../../core/report/leaderboard.ts';
-import { addRunOption, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
+import { resolve } from 'node:path';
+import { addRunOption, checkedRegistry, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
 
 export function registerReport(program: Command): void {
   const cmd = program
@@ -14,9 +15,14 @@ export function registerReport(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json)', parseSeed, DEFAULT_SEED)
     .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
+    .option('--config-file <file...>', 'extra embedding-registry files: the report describes their configurations like ours')
     .option('--json', 'print the leaderboard (sorted by exec@1, numbers with intervals) and the report paths as JSON')
-    .action(async (run: string | undefined, opts: { replicates: number; seed: number; alpha: number; json?: boolean }) => {
-      const r = await writeReport(existingRunDir(opts, run), { replicates: opts.replicates, seed: opts.seed, alpha: opts.alpha });
+    .action(async (run: string | undefined, opts: { replicates: number; seed: number; alpha: number; configFile?: string[]; json?: boolean }) => {
+      const runDir = existingRunDir(opts, run);
+      // A missing or malformed registry file: exit 2 before anything is written.
+      const configFiles = opts.configFile?.map((f) => resolve(f));
+      if (configFiles) await checkedRegistry(configFiles);
+      const r = await writeReport(runDir, { replicates: opts.replicates, seed: opts.seed, alpha: opts.alpha, ...(configFiles ? { configFiles } : {}) });
       if (opts.json) {
         console.log(JSON.stringify({ leaderboard: buildLeaderboard(r.stats), report: { md: `${r.dir}/report.md`, html: `${r.dir}/report.html` }, files: r.files }, null, 2));
         return;

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
@@ -22,6 +22,8 @@ export interface RunSettings {
   cap?: number;
   seed: number;
   configs?: string[];
+  /** Extra embedding-registry files, absolute (workers may run in another directory). */
+  configFiles?: string[];
   replicates?: number;
   timeout_s?: number;
   rebuild: boolean;
@@ -34,8 +36,9 @@ const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild
 /** Flags given on the command line win over the file, the file over the defaults. */
 function settingsOf(cmd: Command, file: RunConfig): RunSettings {
   const given = <T>(name: string, value: T): T | undefined => (cmd.getOptionValueSource(name) === 'cli' ? value : undefined);
-  const o = cmd.opts<{ source?: string; configs?: string; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number; batch?: boolean }>();
+  const o = cmd.opts<{ source?: string; configs?: string; configFile?: string[]; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number; batch?: boolean }>();
   const configs = given('configs', o.configs)?.split(',').map((s) => s.trim()).filter(Boolean) ?? file.configs;
+  const configFiles = given('configFile', o.configFile) ?? file.config_files;
   return {
     id: givenRun(cmd.opts()) ?? file.id ?? DEFAULTS.id,
     source: given('source', o.source) ?? file.source ?? DEFAULTS.source,
@@ -43,6 +46,7 @@ function settingsOf(cmd: Command, file: RunConfig): RunSettings {
     cap: given('cap', o.cap) ?? file.cap,
     seed: given('seed', o.seed) ?? file.seed ?? DEFAULTS.seed,
     configs: configs?.length ? configs : undefined,
+    configFiles: configFiles?.length ? configFiles.map((f) => resolve(f)) : undefined,
     replicates: given('replicates', o.replicates) ?? file.replicates,
     timeout_s: given('timeout', o.timeout) ?? file.timeout_s,
     rebuild: given('rebuild', o.rebuild) ?? file.rebuild ?? DEFAULTS.rebuild,
@@ -65,6 +69,7 @@ export function registerRun(program: Command): void {
     .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`);
   addRunOption(cmd, `run id: outputs in runs/<id>/ (default: ${DEFAULTS.id})`)
     .option('--configs <ids>', 'embedding configurations (default: every one that can run here); BM25 is always scored')
+    .option('--config-file <file...>', 'extra embedding-registry files (your own configurations), merged after ours')
     .option('--seed <n>', `seed for mutant order, bootstrap and the ranking tie order (default: ${DEFAULT_SEED})`, intOption('--seed', 0))
     .option('--profile <name>', 'gate profile for build (default, check, mbpp, canonical; default: mbpp for MBPP, default otherwise)')
     .option('--cap <n>', 'build: most candidates verified per task', intOption('--cap', 1))
@@ -101,7 +106,7 @@ export function registerRun(program: Command): void {
       }
       const opts = settingsOf(cmd, file);
       // Every name is checked before the pipeline starts (a bad one used to surface after the whole build).
-      await checkConfigIds(opts.configs);
+      await checkConfigIds(opts.configs, opts.configFiles);
       await checkProfile(opts.profile);
       await checkSource(opts.source);
       const o = cmd.opts<{ from?: PipelineStart; until?: PipelineStop; json?: boolean; worker: boolean }>();

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { addRunOption, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
+import { resolve } from 'node:path';
+import { addRunOption, checkedRegistry, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
 import { discoverConfigs } from '../../activities/scoring/configs.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrCounter } from '../progress.ts';
@@ -15,6 +16,7 @@ export function registerScore(program: Command): void {
   addRunOption(cmd, 'run id (under runs/) or run directory (with benchmark/ and embeddings/)')
     .option('--configs <ids>', 'comma-separated configuration ids to score, in this order (default: all, BM25 included)')
     .option('--no-bm25', 'leave out the BM25 baseline')
+    .option('--config-file <file...>', 'extra embedding-registry files: the report describes their configurations like ours')
     .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json) and key of the ranking tie order (scoring/manifest.json tie_break)', parseSeed, DEFAULT_SEED)
     .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
@@ -25,9 +27,12 @@ export function registerScore(program: Command): void {
       '\nWrites runs/<id>/rankings/<config>.parquet, runs/<id>/scoring/*, runs/<id>/report/* and runs/<id>/export/*.' +
         '\nExit code: 0 when everything was scored; 1 when a configuration failed or was missing, or a benchmark record was rejected (the rest is still scored and reported); 5 when an execution was an infrastructure fault (a damaged cache, a sandbox failure): one line names it and nothing is written.',
     )
-    .action(async (run: string | undefined, opts: { configs?: string; bm25: boolean; replicates: number; seed: number; alpha: number; timeout: number; json?: boolean }) => {
+    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; bm25: boolean; replicates: number; seed: number; alpha: number; timeout: number; json?: boolean }) => {
       const runDir = existingRunDir(opts, run);
       const configs = commaList(opts.configs);
+      // A registry file that is missing or malformed: exit 2 before any execution (its configurations would be described as unknown).
+      const configFiles = opts.configFile?.map((f) => resolve(f));
+      if (configFiles) await checkedRegistry(configFiles);
       // A name that is neither embedded in this run nor BM25 is a typo: exit 2 before any execution.
       if (configs) checkNames('configuration', configs, [...new Set(['bm25', ...discoverConfigs(runDir).configs.map((c) => c.config_id)])]);
       // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
@@ -43,6 +48,7 @@ export function registerScore(program: Command): void {
           replicates: opts.replicates,
           seed: opts.seed,
           alpha: opts.alpha,
+          ...(configFiles ? { configFiles } : {}),
           log: (m) => console.error(m),
           onExecProgress: progress,
         });

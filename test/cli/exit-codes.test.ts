@@ -17,6 +17,11 @@ const emptyRun = join(tmp, 'empty-run');
 mkdirSync(emptyRun);
 const badRegistry = join(tmp, 'bad-registry.json');
 writeFileSync(badRegistry, '{"configs": [{"config_id": 1}]');
+// One openai-compatible configuration: a --configs typo of it is answered from the file, so the file was read.
+const myRegistry = join(tmp, 'my-registry.json');
+writeFileSync(myRegistry, JSON.stringify({ configs: [{ config_id: 'my-server', family: 'x', provider: 'openai-compatible', model: 'm', dimensions: 4, base_url: 'http://127.0.0.1:9/v1' }] }));
+const runFileBadRegistry = join(tmp, 'run.yaml');
+writeFileSync(runFileBadRegistry, `config_files:\n  - ${badRegistry}\n`);
 
 /** [command line, what the one error line must say]: every command has at least one row. */
 const CASES: [string[], RegExp][] = [
@@ -25,6 +30,10 @@ const CASES: [string[], RegExp][] = [
   [['run', '--profile', 'chek'], /unknown gate profile 'chek' \(did you mean 'check'\?\)/],
   [['run', '--source', join(tmp, 'nothing.jsonl')], /--source: .*neither mbpp, curated nor an existing path/],
   [['run', '--seed', '-1'], /--seed/],
+  [['run', '--config-file', badRegistry], /config error: .*bad-registry.json/],
+  [['run', '--config-file', join(tmp, 'no-registry.json')], /config error: .*no-registry.json/],
+  [['run', '--config-file', myRegistry, '--configs', 'my-servr'], /unknown configuration 'my-servr' \(did you mean 'my-server'\?\)/],
+  [['run', runFileBadRegistry], /config error: .*bad-registry.json/],
   [['run', '--id', 'a', '--run', 'b'], /give the run once/],
   [['validate'], /missing required argument 'tasks'/],
   [['validate', 'x.jsonl', '--profile', 'nope'], /--profile must be one of/],
@@ -39,8 +48,10 @@ const CASES: [string[], RegExp][] = [
   [['score'], /missing --run <id>/],
   [['score', '--run', 'no-such-run-xyz'], /run 'no-such-run-xyz' not found/],
   [['score', '--run', emptyRun, '--configs', 'nosuch'], /unknown configuration 'nosuch'/],
+  [['score', '--run', emptyRun, '--config-file', badRegistry], /config error: .*bad-registry.json/],
   [['report', '--run', 'no-such-run-xyz'], /run 'no-such-run-xyz' not found/],
   [['report', '--run', emptyRun, '--alpha', '2'], /--alpha: expected a level in \(0, 1\)/],
+  [['report', '--run', emptyRun, '--config-file', badRegistry], /config error: .*bad-registry.json/],
   [['compare', '--run', 'no-such-run-xyz', 'a', 'b'], /run 'no-such-run-xyz' not found/],
   [['compare', '--run', emptyRun, 'a', 'b'], /pairwise.parquet not found/],
   [['compare-runs', 'no-such-run-xyz', emptyRun], /run 'no-such-run-xyz' not found/],
@@ -61,6 +72,10 @@ const CASES: [string[], RegExp][] = [
   [['import-vectors', '--run', emptyRun, join(tmp, 'x.npy'), '--ids', join(tmp, 'x.ids')], /required option '--name <config>' not specified/],
   [['retrieve', '--run', 'no-such-run-xyz', 'http://127.0.0.1:9'], /run 'no-such-run-xyz' not found/],
   [['rerank', '--run', emptyRun, 'nosuch-reranker', '--over', 'bm25'], /unknown reranker "nosuch-reranker"/],
+  [['import-rankings', '--run', 'no-such-run-xyz', '--name', 'n', 'x.trec'], /run 'no-such-run-xyz' not found/],
+  [['import-vectors', '--run', 'no-such-run-xyz', '--name', 'n', 'x.parquet'], /run 'no-such-run-xyz' not found/],
+  [['retrieve', '--run', emptyRun, 'http://127.0.0.1:9'], /a URL endpoint needs --name/],
+  [['rerank', '--run', emptyRun, '--over', 'bm25', 'nosuch'], /unknown reranker "nosuch"/],
 ];
 
 /** Runs one command line in-process; returns the exit code it set and what it wrote to stdout and stderr. */

@@ -41,9 +41,19 @@ test('repo index | eval | diagnose | gate, and recorded replay', async () => {
   const table = readParquet(join(run, 'results.parquet'));
   assert.equal(table.numRows, 1);
   assert.equal(table.getChild('diagnosis')!.get(0), 'forbidden_source_in_context');
-  // pyarrow (a reader users have) opens the same file
-  const py = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), ['-c', 'import sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, t.column("case_id")[0])', join(run, 'results.parquet')], { encoding: 'utf8' });
-  assert.equal(py.stdout.trim(), '1 session-expiry', py.stderr || pythonExecutable());
+  // pyarrow (a reader users have) opens the same file, and its list columns read as lists, not JSON text.
+  const lists = ['missing_group_ids', 'forbidden_chunk_ids', 'revision_mismatches', 'final_context_ids'];
+  const code = 'import sys, json, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, t.column("case_id")[0]); print(json.dumps({n: [str(t.schema.field(n).type), t.column(n).to_pylist()[0]] for n in sys.argv[2:]}))';
+  const py = spawnSync(join(projectRoot(), '.venv', 'bin', 'python'), ['-c', code, join(run, 'results.parquet'), ...lists], { encoding: 'utf8' });
+  const [head, typed] = py.stdout.trim().split('\n');
+  assert.equal(head, '1 session-expiry', py.stderr || pythonExecutable());
+  const jsonl = JSON.parse(readFileSync(join(run, 'results.jsonl'), 'utf8').split('\n')[0]);
+  for (const n of lists) {
+    const [type, value] = JSON.parse(typed)[n];
+    assert.match(type, /^list<(item|element): string/, n);
+    assert.deepEqual(value, jsonl[n], n);
+  }
+  assert.ok((jsonl.forbidden_chunk_ids as string[]).length > 0, 'a non-empty list is among those compared');
   assert.match(readFileSync(join(run, 'report.html'), 'utf8'), /forbidden_source_in_context/);
 
   const dg = await cli('diagnose', '--run', run);

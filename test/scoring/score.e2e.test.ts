@@ -123,6 +123,16 @@ describe('score + report end to end on a hand-made benchmark with the real oracl
     assert.equal(pw.length, 3 * 16); // 3 pairs × 16 compared metrics
     const scores = scoreRows;
     assert.ok(scores.some((r) => r.config_id === 'toy' && r.query_id === 'q_0003' && r.metric === 'exec@1' && r.value === 1));
+    // The dimensions packed in each name are columns too: hand-worked for four names, and every row's (and every
+    // pairwise row's) name is its columns put back together (k an integer, tie_aware a bool as pyarrow reads them).
+    const dims = (m: string) => { const r = scores.find((x) => x.metric === m)!; return [r.measure, r.k, r.tie_aware, r.group]; };
+    assert.deepEqual(dims('exec@10_ta'), ['exec', 10, true, null]);
+    assert.deepEqual(dims('rr_exec@10'), ['rr_exec', 10, false, null]);
+    assert.deepEqual(dims('deception_rate'), ['deception_rate', null, false, null]);
+    const bug = scores.find((x) => String(x.metric).startsWith('bug_outscore:'))!;
+    assert.deepEqual([bug.measure, bug.k, bug.group], ['bug_outscore', null, String(bug.metric).slice('bug_outscore:'.length)]);
+    const named = (r: Record<string, unknown>) => `${r.measure}${r.k === null ? '' : `@${r.k}`}${r.tie_aware ? '_ta' : ''}${r.group === null ? '' : `:${r.group}`}`;
+    for (const r of [...scores, ...pw]) assert.equal(named(r), r.metric);
     // scores.parquet uses summary.json's names, and every estimate is sum(num) / sum(den) over its rows.
     const sums = new Map<string, [number, number]>();
     for (const r of scores) {

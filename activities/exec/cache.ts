@@ -202,6 +202,11 @@ export class ExecCache {
   }
 
   /** The executions `paidBy` paid for, in the order they were stored: the run key (execRunKey) and the process that ran it. */
+  /** Whether this cache holds a payment by `paidBy` for run key `key` (execRunKey): that payer ran it here once. */
+  paidHere(key: string, paidBy: string): boolean {
+    return this.guard(() => this.db.prepare('SELECT 1 FROM exec_payments WHERE key = ? AND paid_by = ? LIMIT 1').get(key, paidBy) !== undefined);
+  }
+
   payments(paidBy: string): { key: string; pid: number }[] {
     return this.db.prepare('SELECT key, pid FROM exec_payments WHERE paid_by = ? ORDER BY rowid').all(paidBy) as { key: string; pid: number }[];
   }

@@ -26,7 +26,7 @@ import { writeJsonAtomic } from '../storage/atomic.ts';
 import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
 import { attemptWithDeferredExec, type PendingExec } from './deferredExec.ts';
 import { hashFiles, readPendingSlice, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
-import { ExecCache, execContentKey } from '../exec/cache.ts';
+import { ExecCache, execContentKey, execRunKey } from '../exec/cache.ts';
 import { defaultCachePath } from '../exec/oracle.ts';
 import { runnerVersion } from '../exec/pool.ts';
 
@@ -140,6 +140,9 @@ function buildOutput(out: string, rejections: string): BuildStageOutput {
 
 /** Activities that need the sandbox and Python: they go on the exec queue. */
 export function createPipelineExecActivities(deps: PipelineActivityDeps) {
+  // This worker's own cache, where its oracle records what it ran and for whom (see pipelineExecuteBatch).
+  let local: ExecCache | null = null;
+  const localCache = () => (local ??= new ExecCache(defaultCachePath()));
   return {
     /** The layers the batches run under (recorded in the build and scoring manifests, as in-process runs do). */
     async pipelineSandboxLayers(): Promise<SandboxLayers> {
@@ -161,9 +164,14 @@ export function createPipelineExecActivities(deps: PipelineActivityDeps) {
         const results = await Promise.all(input.requests.map((r) => oracle.run({ ...r, paid_by: input.paidBy })));
         const verdicts = results.map((res, i): ReportedVerdict => {
           const r = input.requests[i];
+          const content_key = execContentKey(version, r.code, r.suite);
+          // A hit in this worker's cache that this run paid for here is still this run's execution: an earlier
+          // attempt of this very batch (timed out under load, its result discarded) ran it and stored it. Reported
+          // as run, the coordinator records its one payment, unless it already holds the verdict.
+          const ran = !res.cached || localCache().paidHere(execRunKey(content_key, r.timeout_s), input.paidBy);
           return {
-            content_key: execContentKey(version, r.code, r.suite), timeout_s: r.timeout_s, runner_version: version,
-            outcomes: res.outcomes, wall_ms: res.wall_ms, ...(res.cpu_ms === undefined ? {} : { cpu_ms: res.cpu_ms }), ...(res.judged ? { judged: res.judged } : {}), ran: !res.cached,
+            content_key, timeout_s: r.timeout_s, runner_version: version,
+            outcomes: res.outcomes, wall_ms: res.wall_ms, ...(res.cpu_ms === undefined ? {} : { cpu_ms: res.cpu_ms }), ...(res.judged ? { judged: res.judged } : {}), ran,
           };
         });
         const run = verdicts.filter((v) => v.ran).length;

@@ -81,8 +81,10 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
     const end = await cli.done;
     assert.equal(end.code, 0, cli.stderr());
   } finally {
+    // Both: when the first build execution was w2's, w1 lived on, polling the same queues with this test's cache,
+    // and took the next test's exec and embed tasks (verdicts from the wrong cache, vectors in the wrong file).
     cli.child.kill('SIGKILL');
-    w2.kill('SIGKILL');
+    for (const w of [w1, w2]) w.kill('SIGKILL');
   }
   assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
   assert.equal(assertEachPendingPaidOnce(state, runDir).count, reference.executions, 'as many executions as the uninterrupted run');

@@ -104,7 +104,11 @@ test("the CLI's own dev server SIGKILLed mid-run: one line with the rerun comman
     const runDir = join(tmp, 'server', 'run');
     const c1 = startCli(runArgs(runDir), env);
     try {
-      await waitFor('a build round on the exec queue', () => pendingFiles(runDir, 'build').length > 0);
+      await waitFor('a build round on the exec queue', () => {
+        // A CLI that ended before its first round would otherwise be waited for until the timeout, its reason unseen.
+        if (c1.child.exitCode !== null) throw new Error(`the run ended (exit ${c1.child.exitCode}) before its first build round:\n${c1.stderr()}`);
+        return pendingFiles(runDir, 'build').length > 0;
+      });
       const { pid } = JSON.parse(readFileSync(join(state, 'temporal.db.server.json'), 'utf8')) as { pid: number };
       process.kill(pid, 'SIGKILL');
       const end = await c1.done;

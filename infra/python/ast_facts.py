@@ -288,17 +288,22 @@ def suite_facts(suite, target):
                        "statements": len(tree.body), "parent_judged": False}]}
 
 
+def _docstring_owner(tree, target):
+    """The node whose docstring is the query: `target`'s definition, else the last top-level definition, else the
+    module; the module too when that definition has none. One rule for docstring_facts and docstring_span, so the
+    text removed is the text taken."""
+    fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    named = [n for n in fns if n.name == target]
+    node = named[0] if named else (fns[-1] if fns else tree)
+    return tree if node is not tree and ast.get_docstring(node, clean=True) is None else node
+
+
 def docstring_facts(code, target):
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return {"docstring": None, "syntax_error": _syntax(exc)}
-    fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    named = [n for n in fns if n.name == target]
-    node = named[0] if named else (fns[-1] if fns else tree)
-    doc = ast.get_docstring(node, clean=True)
-    if doc is None and node is not tree:
-        doc = ast.get_docstring(tree, clean=True)
+    doc = ast.get_docstring(_docstring_owner(tree, target), clean=True)
     # cleandoc keeps a last line of spaces (`"""One line.\n    """`): strip it.
     return {"docstring": doc.strip() if doc is not None else None, "syntax_error": None}
 
@@ -311,11 +316,7 @@ def docstring_span(code, target):
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return {"span": None, "syntax_error": _syntax(exc)}
-    fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    named = [n for n in fns if n.name == target]
-    node = named[0] if named else (fns[-1] if fns else tree)
-    if ast.get_docstring(node, clean=True) is None and node is not tree:
-        node = tree
+    node = _docstring_owner(tree, target)
     doc = ast.get_docstring(node, clean=True)
     if doc is None:
         return {"span": None, "syntax_error": None}

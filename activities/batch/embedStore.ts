@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batchIdOf, EmbeddingLedger } from '../ledger/embeddingLedger.ts';
+import { handlesPerPath } from '../storage/handles.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS embed_provider_batches (
@@ -162,19 +163,9 @@ export class EmbedBatchStore {
 }
 
 /** One handle per file per process, like the ledgers'. */
-const open = new Map<string, EmbedBatchStore>();
-export function embedBatchStoreAt(path: string): EmbedBatchStore {
-  let s = open.get(path);
-  if (!s) {
-    s = new EmbedBatchStore(path);
-    open.set(path, s);
-  }
-  return s;
-}
-export function closeEmbedBatchStores(): void {
-  for (const s of open.values()) s.close();
-  open.clear();
-}
+const handles = handlesPerPath((path) => new EmbedBatchStore(path));
+export const embedBatchStoreAt = handles.at;
+export const closeEmbedBatchStores = handles.closeAll;
 
 /**
  * A run's embedding batches without writing anything (for `runs` and `audit`): opened read-only; a ledger without

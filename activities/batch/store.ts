@@ -16,6 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
 import { Ledger } from '../ledger/ledger.ts';
+import { handlesPerPath } from '../storage/handles.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS batches (
@@ -195,16 +196,6 @@ export function readBatchRows(path: string, run_id?: string): BatchRow[] {
 }
 
 /** One handle per file per process, like the ledger's. */
-const open = new Map<string, BatchStore>();
-export function batchStoreAt(path: string): BatchStore {
-  let s = open.get(path);
-  if (!s) {
-    s = new BatchStore(path);
-    open.set(path, s);
-  }
-  return s;
-}
-export function closeBatchStores(): void {
-  for (const s of open.values()) s.close();
-  open.clear();
-}
+const handles = handlesPerPath((path) => new BatchStore(path));
+export const batchStoreAt = handles.at;
+export const closeBatchStores = handles.closeAll;

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CallStatus, EmbeddingBatchRow } from '../../core/generation/ledgerTypes.ts';
+import { handlesPerPath } from '../storage/handles.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS embed_batches (
@@ -151,16 +152,6 @@ export class EmbeddingLedger {
 }
 
 /** One open handle per ledger file per process (every embedding activity of a worker shares it). */
-const open = new Map<string, EmbeddingLedger>();
-export function embeddingLedgerAt(path: string): EmbeddingLedger {
-  let l = open.get(path);
-  if (!l) {
-    l = new EmbeddingLedger(path);
-    open.set(path, l);
-  }
-  return l;
-}
-export function closeEmbeddingLedgers(): void {
-  for (const l of open.values()) l.close();
-  open.clear();
-}
+const handles = handlesPerPath((path) => new EmbeddingLedger(path));
+export const embeddingLedgerAt = handles.at;
+export const closeEmbeddingLedgers = handles.closeAll;

@@ -91,6 +91,7 @@ export class ExecCache {
   private readonly byKeyStmt: Database.Statement<[string], StoredRow>;
   private readonly putStmt: Database.Statement<[RunRow]>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
+  private readonly paidStmt: Database.Statement<[string, string]>;
   /** The verdict and, with a payer, its payment: one transaction, built once (put runs once per execution). */
   private readonly putTx: (row: RunRow, paidBy: string | undefined) => void;
   /** Rows that failed their checksum in this process (each one a miss, re-run and replaced). */
@@ -131,8 +132,9 @@ export class ExecCache {
       pid INTEGER NOT NULL,
       at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
-    CREATE INDEX IF NOT EXISTS exec_payments_payer ON exec_payments (paid_by)`);
+    CREATE INDEX IF NOT EXISTS exec_payments_payer_key ON exec_payments (paid_by, key)`);
     this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
+    this.paidStmt = this.db.prepare('SELECT 1 FROM exec_payments WHERE paid_by = ? AND key = ? LIMIT 1');
     // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
     // class comment): one answer for one state.
     this.getStmt = this.db.prepare(`SELECT * FROM exec_runs
@@ -204,7 +206,7 @@ export class ExecCache {
   /** The executions `paidBy` paid for, in the order they were stored: the run key (execRunKey) and the process that ran it. */
   /** Whether this cache holds a payment by `paidBy` for run key `key` (execRunKey): that payer ran it here once. */
   paidHere(key: string, paidBy: string): boolean {
-    return this.guard(() => this.db.prepare('SELECT 1 FROM exec_payments WHERE key = ? AND paid_by = ? LIMIT 1').get(key, paidBy) !== undefined);
+    return this.guard(() => this.paidStmt.get(paidBy, key) !== undefined);
   }
 
   payments(paidBy: string): { key: string; pid: number }[] {

@@ -14,7 +14,7 @@ import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
-import { PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
+import { EMBED_COORDINATOR, PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
 import { runServerPlan, withRunServer } from '../infra/embedServer/forRun.ts';
 
 export interface PipelineCliSettings {
@@ -99,7 +99,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     // --no-worker: this process is still the run's coordinator, on a queue of the run's own (workers elsewhere
     // serve the default queue without its folder). With its own workers, the default queue is the coordinator's:
     // this process and any worker beside it (same machine, same folder) can carry the run on if this one dies.
-    ...(s.worker ? {} : { coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, s.runDir), providers: [PIPELINE_COORDINATOR] } }),
+    ...(s.worker ? {} : { coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, s.runDir), providers: [PIPELINE_COORDINATOR, EMBED_COORDINATOR] } }),
   };
   return withTemporal(temporal, async (client, queues) => {
     const settings: Omit<RunPipelineInput, 'queues'> = {

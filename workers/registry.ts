@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import type { TaskQueueKey } from '../temporal.config.ts';
 import { createHealthActivities } from '../infra/temporal/healthActivities.ts';
-import { createEmbedActivities } from '../activities/embeddings/sweepActivities.ts';
+import { createEmbedCoordinator } from '../activities/embeddings/sweepActivities.ts';
+import { createEmbedSendActivities } from '../activities/embeddings/sendActivities.ts';
 import { createDefaultActivities } from '../activities/generation/defaultActivities.ts';
 import { createExecActivities } from '../activities/generation/execActivities.ts';
 import { createLlmActivities } from '../activities/generation/llmActivities.ts';
@@ -76,12 +77,24 @@ function lazyOracle(): { get: () => Promise<Oracle>; close: () => Promise<void> 
  */
 export const PIPELINE_COORDINATOR: ActivityProvider = { queue: 'default', name: 'pipeline:coordinator', create: () => createPipelineCoordinator() };
 
+/**
+ * The embedding sweep's coordinator side (plan, reserve, store, matrices, report, the Batch API): it owns the run
+ * folder, the embedding cache and the run's ledger, so it sits beside PIPELINE_COORDINATOR.
+ */
+export const EMBED_COORDINATOR: ActivityProvider = {
+  queue: 'default',
+  name: 'embeddings:coordinator',
+  create: (d) => { const a = createEmbedCoordinator(d); return { activities: a, close: a.closeEmbedCoordinator }; },
+};
+
 export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   health('default'),
   health('llm'),
   health('exec'),
   health('embed'),
-  { queue: 'embed', name: 'embeddings', create: (d) => { const a = createEmbedActivities(d); return { activities: a, close: a.closeEmbedResources }; } },
+  // Sends only: texts in, vectors out, no run folder (activities/embeddings/sendActivities.ts).
+  { queue: 'embed', name: 'embeddings', create: (d) => { const a = createEmbedSendActivities(d); return { activities: a, close: a.closeEmbedSend }; } },
+  EMBED_COORDINATOR,
   { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
   { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
   { queue: 'llm', name: 'generation:batch', create: (d) => ({ activities: createBatchActivities({ env: d.env }), close: closeBatchStores }) },

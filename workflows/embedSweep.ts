@@ -1,14 +1,17 @@
 /**
  * embedSweep: embed a built benchmark's queries and corpus under many configurations.
  *
- * Plan (which configurations can run here, the batch ranges) → per configuration, its batches fan out (a few in
- * flight at a time; one at a time for in-process models, which already use every core, and one in-process
- * model at a time) → its matrices are written → one report. A configuration that fails (no key, a provider that
+ * Plan (which configurations can run here, the ranges of texts) → per configuration, its ranges fan out as child
+ * workflows (embedChunk: reserve on the coordinator, send on an embed worker anywhere, store on the coordinator;
+ * a few in flight at a time; one at a time for in-process models, which already use every core, and one
+ * in-process model at a time) → its matrices are written → one report. A configuration that fails (no key, a provider that
  * keeps failing, a malformed answer) fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
  * resumed run re-embed nothing already embedded.
  */
-import { proxyActivities, ApplicationFailure, ActivityFailure, ActivityCancellationType, CancellationScope, sleep } from '@temporalio/workflow';
-import type { EmbedActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
+import { proxyActivities, ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancellationScope, executeChild, sleep, workflowInfo } from '@temporalio/workflow';
+import type { EmbedCoordinatorActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
+import { embedChunk } from './embedChunk.ts';
+import type { RetryTiming } from '../core/embeddings/retryDelay.ts';
 import type { EmbeddingConfig } from '../schemas/embeddingConfig.ts';
 import { POLL_FIRST_MS, POLL_MAX_MS } from './batchRound.ts';
 import { addStats, emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
@@ -17,6 +20,13 @@ import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 
 export interface EmbedSweepInput {
   queues: TaskQueues;
+  /**
+   * The queue of the process that owns runDir, the embedding cache and the run's ledger (`run --no-worker`'s
+   * CLI); default: the default queue. Embed workers need none of them (workflows/embedChunk.ts).
+   */
+  coordinatorQueue?: string;
+  /** How sends that fail are tried again (default SWEEP_SEND_RETRY, workflows/embedChunk.ts). */
+  retry?: RetryTiming;
   /** `runs/<id>` (relative to the worker's project root, or absolute). */
   runDir: string;
   /** null = every configuration in the registry. */
@@ -47,7 +57,7 @@ const sumStats = (xs: EmbedStats[]): EmbedStats => xs.reduce(addStats, emptyStat
 /** The root cause's message, without Temporal's wrapping ("Activity task failed"). */
 function reasonOf(err: unknown): string {
   let e: unknown = err;
-  while (e instanceof ActivityFailure && e.cause) e = e.cause;
+  while ((e instanceof ActivityFailure || e instanceof ChildWorkflowFailure) && e.cause) e = e.cause;
   return e instanceof Error ? e.message : String(e);
 }
 
@@ -67,10 +77,12 @@ function infraFaultOf(err: unknown): ApplicationFailure | null {
 
 export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResult> {
   if (!input.runDir) throw ApplicationFailure.nonRetryable('embedSweep: runDir is required', 'InvalidInputError');
-  const acts = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues));
-  // A failed configuration's other batches are cancelled, and the sweep waits until they have stopped: a batch
-  // that keeps retrying a provider for a configuration already reported failed pays for nothing.
-  const batches = proxyActivities<EmbedActivities>(activityOptions('embed', input.queues, { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }));
+  // Everything that reads the run folder or writes the cache and ledger is the coordinator's; embed workers only send.
+  const acts = proxyActivities<EmbedCoordinatorActivities>(activityOptions('default', input.queues, {
+    startToCloseTimeout: '30 minutes', heartbeatTimeout: '30 seconds', ...(input.coordinatorQueue ? { taskQueue: input.coordinatorQueue } : {}),
+  }));
+  const { workflowId, runId } = workflowInfo();
+  const sweepId = `${workflowId}/${runId}`;
   // Through the Batch API: rounds until nothing is missing (each round sends what the cache still lacks, so a
   // line that failed inside the previous batch goes into the next). A round already recorded by an earlier try
   // or sweep is polled and ingested, never sent again.
@@ -117,7 +129,8 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
         return { ...base, status: 'failed', reason: reasonOf(err), stats: stats.length ? sumStats(stats) : null };
       }
     }
-    // The first failure of this configuration: no lane takes another batch, and the ones in flight are cancelled.
+    // The first failure of this configuration: no lane takes another range, and the ones in flight are cancelled
+  // (a child's send stops before its next request, a waiting retry at once; the lane waits until it has).
     let failure: { err: unknown } | null = null;
     const scope = new CancellationScope();
     try {
@@ -126,7 +139,12 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
         while (next < p.batches.length && !failure) {
           const batch = p.batches[next++];
           try {
-            stats.push(await batches.embedBatch({ runDir: plan.runDir, config: p.config, batch }));
+            // A child per range: the vectors pass through its history, not this one (workflows/embedChunk.ts).
+            stats.push(await executeChild(embedChunk, {
+              workflowId: `${workflowId}/${runId.slice(0, 8)}/${p.config.config_id}/${batch.side}/${batch.start}`,
+              taskQueue: input.queues.default,
+              args: [{ queues: input.queues, ...(input.coordinatorQueue ? { coordinatorQueue: input.coordinatorQueue } : {}), runDir: plan.runDir, config: p.config, batch, sweepId, ...(input.retry ? { retry: input.retry } : {}) }],
+            }));
           } catch (err) {
             if (!failure) {
               failure = { err };

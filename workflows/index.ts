@@ -10,3 +10,4 @@ export * from './embedSweep.ts';
 export * from './runPipeline.ts';
 export * from './batchBenchmark.ts';
 export * from './batchRegistry.ts';
+export * from './embedChunk.ts';

@@ -334,7 +334,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
       workflowId: `${workflowInfo().workflowId}-embed`,
-      args: [{ queues: input.queues, runDir: input.runDir, configIds: input.configs, configFiles: input.configFiles ?? [], ...(input.batch ? { batch: true } : {}) }],
+      args: [{ queues: input.queues, ...(input.coordinatorQueue ? { coordinatorQueue: input.coordinatorQueue } : {}), runDir: input.runDir, configIds: input.configs, configFiles: input.configFiles ?? [], ...(input.batch ? { batch: true } : {}) }],
     }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
     for (const r of sweep.results) if (r.status === 'failed') note(`embed: ${r.config_id} failed: ${r.reason}`);

@@ -1,14 +1,8 @@
+import { EMBED_RETRY, retryDelayMs, type RetryTiming } from '../../core/embeddings/retryDelay.ts';
 import { isRetryableStatus, parseRetryAfter as parseHeaders, type HeaderSource } from '../llm/retryAfter.ts';
 import { ProviderResponseError, ProviderUnavailableError } from './types.ts';
 
-export interface RetryPolicy {
-  /** Attempts in all, the first included. */
-  maxAttempts: number;
-  /** First backoff when the server gives no Retry-After; doubles each attempt, with full jitter. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A Retry-After longer than this is not waited out here: the error goes up (Temporal retries the activity later). */
-  maxRetryAfterMs: number;
+export interface RetryPolicy extends RetryTiming {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
@@ -29,7 +23,7 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000 };
+export const DEFAULT_RETRY: RetryPolicy = EMBED_RETRY;
 
 export interface RetryInfo {
   retryable: boolean;
@@ -86,8 +80,7 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: 
       const info = retryInfo(error);
       if (!info.retryable || attempt >= policy.maxAttempts) throw error;
       if (info.retryAfterMs != null && info.retryAfterMs > policy.maxRetryAfterMs) throw error;
-      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)) * random();
-      const delayMs = info.retryAfterMs ?? backoff;
+      const delayMs = retryDelayMs(attempt, info.retryAfterMs, policy, random);
       onRetry?.({ attempt, delayMs, info, error });
       await sleep(delayMs);
     }

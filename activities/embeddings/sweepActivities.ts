@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, join as join } from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { withHeartbeat } from '../generation/temporalErrors.ts';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { selectConfigs } from '../../core/embeddings/registry.ts';
 import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
@@ -16,9 +15,10 @@ import { embedItems } from './embedItems.ts';
 import { loadBenchmarkItems } from './benchmarkItems.ts';
 import { writeMatrix } from './matrix.ts';
 import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
-import { createProvider } from './providers/index.ts';
-import { ProviderResponseError, ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from './types.ts';
-import type { RetryPolicy } from './retry.ts';
+import type { ProviderEnv } from './types.ts';
+import { textsPerSend } from '../../core/embeddings/wireLimits.ts';
+import { decodeVectors } from './wireVectors.ts';
+import type { SendResult } from './sendActivities.ts';
 import { isHosted, ledgerBook, workerMayBeAlive } from './batchBook.ts';
 import { closeEmbeddingLedgers, embeddingLedgerAt } from '../ledger/embeddingLedger.ts';
 import { runPaths } from '../generation/runFiles.ts';
@@ -33,7 +33,6 @@ export interface EmbedActivitiesDeps {
   cachePath?: string;
   modelRoot?: string;
   baseUrls?: ProviderEnv['baseUrls'];
-  retry?: RetryPolicy;
 }
 
 /** Positions [start, end) in the side's items ordered shortest first (`lengthOrdered`), so one activity holds texts of similar length. */
@@ -76,42 +75,54 @@ export interface ConfigResult {
   dims: number | null;
 }
 
-/** Texts per activity: several provider batches, so a 5,000-snippet corpus is tens of activities, not thousands. */
+/** Texts per chunk (one child workflow): several provider batches, so a 5,000-snippet corpus is tens of chunks, not thousands. */
 export const TEXTS_PER_ACTIVITY = 512;
 
-/**
- * The sweep's activities (Temporal, `embed` queue). Providers are created once per worker and configuration and
- * reused across batches (a local model loads once).
- */
-/** The running activity's cancellation (the sweep cancels a failed configuration's other batches); none outside one. */
-function cancellationSignal(): AbortSignal | undefined {
-  try {
-    return Context.current().cancellationSignal;
-  } catch {
-    return undefined;
-  }
+/** One request of a reservation: its ledger row (hosted configurations only), the hashes and prepared texts it carries. */
+export interface ReservedRequest {
+  row: number | null;
+  hashes: string[];
+  texts: string[];
+  /** Characters sent: the token estimate (characters / 4) where the provider reports no usage. */
+  chars: number;
 }
 
-export function createEmbedActivities(deps: EmbedActivitiesDeps) {
+export interface Reservation {
+  /** The chunk's counts, for the sweep's stats: its items, distinct texts and those the cache already held. */
+  texts: number;
+  unique_texts: number;
+  cached: number;
+  /** What to send next: empty when the chunk is complete. At most what fits one send (core/embeddings/wireLimits.ts). */
+  requests: ReservedRequest[];
+}
+
+export interface StoreInput {
+  runDir: string;
+  config: EmbeddingConfig;
+  side: Side;
+  requests: Omit<ReservedRequest, 'texts'>[];
+  result: SendResult;
+}
+
+/** What a store added to the sweep's stats (the answered requests). */
+export type StoredStats = Pick<EmbedStats, 'embedded' | 'batches' | 'tokens_reported' | 'tokens_estimated' | 'cost_usd'>;
+
+/**
+ * The coordinator's side of the sweep (Temporal, on the default queue or a run's own coordinator queue): everything
+ * that reads the run folder or writes the authoritative embedding cache and the run's ledger. Embed workers only
+ * send (sendActivities.ts), so they need no shared folder: the coordinator reserves each request's ledger row
+ * before the send is scheduled, and stores the vectors and usage it returns.
+ */
+export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
   const modelRoot = deps.modelRoot ?? defaultModelRoot();
   const penv: ProviderEnv = { env: deps.env, modelRoot, baseUrls: deps.baseUrls };
   let cache: EmbeddingCache | null = null;
   const getCache = () => (cache ??= new EmbeddingCache(deps.cachePath ?? embeddingCachePath(deps.env)));
-  const providers = new Map<string, Promise<EmbeddingProvider>>();
-  const providerFor = (config: EmbeddingConfig) => {
-    const key = `${config.config_id}\u0000${invocationFingerprint(config, 'query')}`;
-    let p = providers.get(key);
-    if (!p) {
-      p = createProvider(config, penv);
-      p.catch(() => providers.delete(key));
-      providers.set(key, p);
-    }
-    return p;
-  };
   const resolveRun = (runDir: string) => (runDir.startsWith('/') ? runDir : join(deps.root, runDir));
+  const ledgerOf = (runDir: string) => embeddingLedgerAt(runPaths(resolveRun(runDir)).ledger);
 
   return {
-    // embed --batch: the same worker, cache and provider settings (activities/batch/embedBatch.ts).
+    // embed --batch: the provider holds the work; submitting, polling and ingesting are the coordinator's (activities/batch/embedBatch.ts).
     ...createEmbedBatchActivities({ penv, cache: getCache, log: deps.log }),
 
     async embedPlan(input: { runDir: string; configIds: string[] | null; configFiles?: string[] }): Promise<EmbedPlan> {
@@ -148,38 +159,78 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       return { runDir, configs: plans, problems: [...reg.errors, ...items.problems], counts: { queries: items.queries.length, corpus: items.corpus.length } };
     },
 
-    async embedBatch(input: { runDir: string; config: EmbeddingConfig; batch: BatchPlan }): Promise<EmbedStats> {
-      const items = loadBenchmarkItems(input.runDir);
-      const list = input.batch.side === 'query' ? items.queries : items.corpus;
-      const slice = lengthOrdered(list).slice(input.batch.start, input.batch.end);
-      try {
-        // Heartbeats on a timer, not per batch: a provider's Retry-After wait or a slow batch is not a dead worker.
-        const r = await withHeartbeat(() =>
-          embedItems(input.config, input.batch.side, slice, {
-            cache: getCache(),
-            provider: () => providerFor(input.config),
-            retry: deps.retry,
-            signal: cancellationSignal(),
-            log: deps.log,
-            book: isHosted(input.config)
-              ? ledgerBook(embeddingLedgerAt(runPaths(input.runDir).ledger), {
-                  run_id: runIdOf(input.runDir),
-                  sweep_id: sweepId(),
-                  config: input.config,
-                  fingerprint: invocationFingerprint(input.config, input.batch.side),
-                  side: input.batch.side,
-                })
-              : undefined,
-          }),
-        );
-        return r.stats;
-      } catch (e) {
-        // Retrying cannot fix a missing key or a malformed answer: fail this configuration now, with the reason.
-        if (e instanceof ProviderUnavailableError || e instanceof ProviderResponseError) {
-          throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: e.message, nonRetryable: true });
-        }
-        throw e;
+    /**
+     * The next send of a chunk: the texts of its range the authoritative cache still lacks (distinct, shortest
+     * first), as many as fit one send, in requests of `batch_size`; for a hosted configuration each request's
+     * ledger row is written now, before any worker may send it ("a ledger row before the request leaves").
+     * Rows of this run still `started` that carried the same texts (an earlier try that never answered) become
+     * `lost` here (EmbeddingLedger.startBatch).
+     */
+    async embedReserve(input: { runDir: string; config: EmbeddingConfig; batch: BatchPlan; sweep_id: string }): Promise<Reservation> {
+      const runDir = resolveRun(input.runDir);
+      const { config, batch } = input;
+      const items = loadBenchmarkItems(runDir);
+      const slice = lengthOrdered(batch.side === 'query' ? items.queries : items.corpus).slice(batch.start, batch.end);
+      const s = sideOf(config, batch.side);
+      const fp = invocationFingerprint(config, batch.side);
+      const unique = new Map<string, string>(); // hash -> prepared text, first occurrence order
+      for (const it of slice) {
+        const text = prepareText(s, it.text);
+        const h = textHash(text);
+        if (!unique.has(h)) unique.set(h, text);
       }
+      const found = getCache().getMany(config.config_id, fp, [...unique.keys()]);
+      const missing = [...unique.entries()].filter(([h]) => !found.has(h));
+      const take = textsPerSend(missing.map(([, t]) => Buffer.byteLength(t, 'utf8')), config.dimensions ?? 0);
+      const requests: ReservedRequest[] = [];
+      for (let i = 0; i < take; i += config.batch_size) {
+        const part = missing.slice(i, Math.min(take, i + config.batch_size));
+        requests.push({ row: null, hashes: part.map(([h]) => h), texts: part.map(([, t]) => t), chars: part.reduce((n, [, t]) => n + t.length, 0) });
+      }
+      if (requests.length && isHosted(config)) {
+        const book = ledgerBook(ledgerOf(runDir), { run_id: runIdOf(runDir), sweep_id: input.sweep_id, config, fingerprint: fp, side: batch.side });
+        for (const r of requests) r.row = book.sending(r.texts, r.hashes);
+      }
+      return { texts: slice.length, unique_texts: unique.size, cached: found.size, requests };
+    },
+
+    /**
+     * What a send returned: the answered requests' vectors into the authoritative cache and their usage into
+     * their ledger rows, the failed one's reason into its row, and the rows of requests never sent removed.
+     */
+    async embedStore(input: StoreInput): Promise<StoredStats> {
+      const runDir = resolveRun(input.runDir);
+      const { config, result } = input;
+      const fp = invocationFingerprint(config, input.side);
+      const ledger = isHosted(config) ? ledgerOf(runDir) : null;
+      const stats: StoredStats = { embedded: 0, batches: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 };
+      const price = config.price_usd_per_million_tokens ?? 0;
+      result.answered.forEach((a, i) => {
+        const req = input.requests[i];
+        const vectors = decodeVectors(a.vectors, a.dims, req.hashes.length);
+        getCache().putMany(config.config_id, fp, req.hashes.map((hash, j) => ({ hash, vector: vectors[j] })));
+        // The same rule as the real-time path's (batchBook.ts estimateTokens): characters / 4 where no usage is reported.
+        const estimated = a.tokens == null ? Math.ceil(req.chars / 4) : null;
+        const cost = ((a.tokens ?? estimated!) * price) / 1e6;
+        if (req.row != null) ledger!.finishBatch(req.row, { tokens_reported: a.tokens, tokens_estimated: estimated, cost_usd: cost, latency_ms: a.latency_ms, worker: result.worker });
+        stats.tokens_reported += a.tokens ?? 0;
+        stats.tokens_estimated += estimated ?? 0;
+        stats.cost_usd += cost;
+        stats.batches += 1;
+        stats.embedded += req.hashes.length;
+      });
+      const f = result.failure;
+      if (f && ledger) {
+        const row = input.requests[f.index]?.row;
+        if (row != null) ledger.failBatch(row, { http_status: f.http_status, error: f.message, latency_ms: f.latency_ms });
+        ledger.dropUnsent(input.requests.slice(f.index + 1).flatMap((r) => (r.row == null ? [] : [r.row])));
+      }
+      return stats;
+    },
+
+    /** A send that never returned (its worker died, or it was cancelled): its reserved rows may have been billed, so they are lost at their bound. */
+    async embedRelease(input: { runDir: string; rows: number[]; reason: string }): Promise<number> {
+      return input.rows.length ? ledgerOf(input.runDir).loseStarted(input.rows, input.reason) : 0;
     },
 
     async writeEmbeddingMatrices(input: { runDir: string; config: EmbeddingConfig }): Promise<{ files: string[]; dims: number }> {
@@ -250,9 +301,7 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
       return path;
     },
 
-    async closeEmbedResources(): Promise<void> {
-      for (const p of providers.values()) await (await p.catch(() => null))?.close?.();
-      providers.clear();
+    async closeEmbedCoordinator(): Promise<void> {
       cache?.close();
       cache = null;
       closeEmbeddingLedgers();
@@ -261,20 +310,11 @@ export function createEmbedActivities(deps: EmbedActivitiesDeps) {
   };
 }
 
-export type EmbedActivities = ReturnType<typeof createEmbedActivities>;
+export type EmbedCoordinatorActivities = ReturnType<typeof createEmbedCoordinator>;
 
 /** The ledger's run id of a run directory (its name, as generation uses). */
 const runIdOf = (runDir: string) => basename(runDir);
 
-/** The sweep sending a request: its workflow id and run id (Temporal), or `local` when called outside an activity. */
-function sweepId(): string {
-  try {
-    const w = Context.current().info.workflowExecution;
-    return w ? `${w.workflowId}/${w.runId}` : 'local';
-  } catch {
-    return 'local';
-  }
-}
 
 /** Distinct texts of the benchmark under `config` that no answered request of this run paid for. */
 function paidElsewhere(ledger: ReturnType<typeof embeddingLedgerAt>, run_id: string, config: EmbeddingConfig, items: ReturnType<typeof loadBenchmarkItems>): number {

@@ -103,11 +103,34 @@ export class EmbeddingLedger {
     }).immediate();
   }
 
-  /** The answer came back: what the provider reported (or our estimate where it reports nothing) and its cost. */
-  finishBatch(id: number, r: { tokens_reported: number | null; tokens_estimated: number | null; cost_usd: number; latency_ms: number }): void {
+  /**
+   * The answer came back: what the provider reported (or our estimate where it reports nothing) and its cost.
+   * `worker`: who sent it, when that is not who reserved the row (an embed worker on another machine).
+   */
+  finishBatch(id: number, r: { tokens_reported: number | null; tokens_estimated: number | null; cost_usd: number; latency_ms: number; worker?: string }): void {
     this.db
-      .prepare(`UPDATE embed_batches SET status='ok', tokens_reported=?, tokens_estimated=?, cost_usd=?, latency_ms=?, error=NULL WHERE id=?`)
-      .run(r.tokens_reported, r.tokens_estimated, r.cost_usd, r.latency_ms, id);
+      .prepare(`UPDATE embed_batches SET status='ok', tokens_reported=?, tokens_estimated=?, cost_usd=?, latency_ms=?, error=NULL, worker=COALESCE(?, worker) WHERE id=?`)
+      .run(r.tokens_reported, r.tokens_estimated, r.cost_usd, r.latency_ms, r.worker ?? null, id);
+  }
+
+  /**
+   * Reserved rows whose request was never sent (the sender stopped before it, at a failure of an earlier request):
+   * they paid for nothing, so they are removed, not counted as lost. Only rows still `started`.
+   */
+  dropUnsent(ids: readonly number[]): void {
+    const texts = this.db.prepare(`DELETE FROM embed_batch_texts WHERE batch_row=? AND EXISTS (SELECT 1 FROM embed_batches WHERE id=? AND status='started')`);
+    const row = this.db.prepare(`DELETE FROM embed_batches WHERE id=? AND status='started'`);
+    this.db.transaction(() => ids.forEach((id) => { texts.run(id, id); row.run(id); }))();
+  }
+
+  /**
+   * Reserved rows whose sender is gone or whose answer was lost with its activity (a worker on another machine
+   * died; a cancelled send): any of them may have been billed, so they are `lost` at their bound. Rows already
+   * answered keep their answer.
+   */
+  loseStarted(ids: readonly number[], reason: string): number {
+    const mark = this.db.prepare(`UPDATE embed_batches SET status='lost', error=COALESCE(error, ?) WHERE id=? AND status='started'`);
+    return this.db.transaction(() => ids.reduce((n, id) => n + mark.run(reason.slice(0, 2000), id).changes, 0))();
   }
 
   /**

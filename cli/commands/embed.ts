@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { addRunOption, checkConfigIds, commaList, existingRunDir } from '../options.ts';
 import { CliError } from '../errors.ts';
 import { rebuiltCaches } from '../rebuildCache.ts';
+import type { TaskQueues } from '../../temporal.config.ts';
 
 export function registerEmbed(program: Command): void {
   const cmd = program
@@ -23,18 +24,24 @@ export function registerEmbed(program: Command): void {
       // Before the sweep starts: an unknown name used to surface only as "Workflow execution failed".
       await checkConfigIds(configIds ?? undefined, opts.configFile);
       // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
-      const [{ ACTIVITY_PROVIDERS }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }] = await Promise.all([
+      const [{ ACTIVITY_PROVIDERS, EMBED_COORDINATOR }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }, { coordinatorQueue }] = await Promise.all([
         import('../../workers/registry.ts'),
         import('../temporalRun.ts'),
         import('../../workflows/embedSweep.ts'),
+        import('../pipelineRun.ts'),
       ]);
-      const temporal = { worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), logFile: temporalLogFile(runDir) };
+      // This process owns the run folder, the cache and the ledger (the sweep's coordinator); with --no-worker it
+      // serves them on a queue of the run's own, and embed workers anywhere only send (workflows/embedChunk.ts).
+      const temporal = {
+        worker: opts.worker, ui: false, keys: ['default', 'embed'] as const, providers: [...ACTIVITY_PROVIDERS.filter((p) => p.queue === 'embed'), EMBED_COORDINATOR], logFile: temporalLogFile(runDir),
+        ...(opts.worker ? {} : { coordinator: { queue: (q: TaskQueues) => coordinatorQueue(q, runDir), providers: [EMBED_COORDINATOR] } }),
+      };
       await withTemporal(temporal, async (client, queues) => {
         // Same run + same selection = same workflow id: a rerun after a crash attaches to the one in flight.
         // (--batch is part of the selection: a batch sweep never attaches to a real-time one, nor the reverse.)
         const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? [], ...(opts.batch ? ['batch'] : [])])).digest('hex').slice(0, 12);
         const workflowId = `embed-${basename(runDir)}-${key}`;
-        const args = [{ queues, runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency, ...(opts.batch ? { batch: true } : {}) }] as const;
+        const args = [{ queues, ...(opts.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, runDir) }), runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency, ...(opts.batch ? { batch: true } : {}) }] as const;
         // A cache this command rebuilt (--rebuild-cache): a sweep still open ran on the old file; never attach to it.
         const fresh = rebuiltCaches.length ? `${rebuiltCaches.join(', ')} rebuilt (--rebuild-cache)` : undefined;
         let result;

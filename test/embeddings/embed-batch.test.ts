@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { embedRangeHere, embedWorkers } from './embedWorkers.ts';
 import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { writeEmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { embedBatchStoreAt } from '../../activities/batch/embedStore.ts';
@@ -39,7 +39,8 @@ function setup(name: string) {
   writeTinyBenchmark(runDir, 20);
   const cfgFile = join(tmp, 'configs.json');
   writeFileSync(cfgFile, JSON.stringify(CONFIGS));
-  const acts = createEmbedActivities({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
+  const w = embedWorkers({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
+  const acts = { ...w.coordinator, providers: w.providers, closeEmbedResources: w.close, embedBatch: (x: Parameters<typeof embedRangeHere>[1]) => embedRangeHere(w, x) };
   return { tmp, runDir, cfgFile, acts, name };
 }
 
@@ -62,7 +63,7 @@ test('embed --batch: the same vectors as the real-time path, each text billed on
   const queues = t.uniqueQueues();
   // The worker serves the batch run (its own cache); the real-time run is embedded by the same activities called
   // directly, with a cache of its own, so the batch run finds nothing cached.
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: bt.acts, close: bt.acts.closeEmbedResources }) }] });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: bt.acts.providers() });
   const plan = await rt.acts.embedPlan({ runDir: rt.runDir, configIds: ['oa-small'], configFiles: [rt.cfgFile] });
   const config = plan.configs[0].config;
   for (const b of plan.configs[0].batches) await rt.acts.embedBatch({ runDir: rt.runDir, config, batch: b });
@@ -101,7 +102,7 @@ test('embed --batch: the same vectors as the real-time path, each text billed on
 test('embed --batch: the workflow lost while polling: a new sweep adopts the recorded batch and sends nothing again', async () => {
   const s = setup('lost');
   const queues = t.uniqueQueues();
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: s.acts, close: s.acts.closeEmbedResources }) }] });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: s.acts.providers() });
   server.batches.delayMs = 600_000; // still running when the workflow is gone
   const args: [EmbedSweepInput] = [{ queues, runDir: s.runDir, configIds: ['oa-small'], configFiles: [s.cfgFile], batch: true, pollFirstMs: 20, pollMaxMs: 50 }];
   const h = await t.client.workflow.start(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost-${queues.prefix}`, args });

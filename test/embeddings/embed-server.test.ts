@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
-import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { embedWorkers } from './embedWorkers.ts';
 import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { venvPythonExecutable } from '../../activities/python/interpreter.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
@@ -95,18 +95,17 @@ test('a sweep through the local server: e5 and MiniLM over the OpenAI-compatible
   const runDir = join(tmp, 'runs', 'r1');
   writeTinyBenchmark(runDir, 20); // 20 queries, 40 snippets
   const queues = t.uniqueQueues();
-  const acts = createEmbedActivities({
+  const acts = embedWorkers({
     root: process.cwd(),
     env: { EXECRETRIEVAL_EMBED_BASE_URL: `${proxyUrl}/v1` },
     cachePath: join(tmp, 'cache.sqlite'),
-    retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 1000 },
   });
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: acts.providers() });
   const configIds = ['multilingual-e5-small', 'all-minilm-l6-v2', 'local-all-minilm-l6-v2'];
   // Also named: an openai-compatible entry whose model this server does not hold. Its listing says so, so the
   // sweep reports it unavailable with the reason and sends it nothing (before: a 404 per batch, a failed config).
   const notServed = 'qwen3-embedding-0.6b';
-  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `srv-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds: [...configIds, notServed] }] });
+  const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `srv-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds: [...configIds, notServed], retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50, maxRetryAfterMs: 1000 } }] });
 
   const res = await run();
   const by = new Map(res.results.map((r) => [r.config_id, r]));

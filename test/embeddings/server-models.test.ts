@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { embedRangeHere, embedWorkers } from './embedWorkers.ts';
 import { listServerModels } from '../../activities/embeddings/serverModels.ts';
 import { buildProgram } from '../../cli/main.ts';
 import { writeTinyBenchmark } from './sweep-fixture.ts';
@@ -66,11 +66,12 @@ test('the sweep plan: a model its server does not list is unavailable with the r
   writeTinyBenchmark(runDir, 3);
   const cfgFile = join(tmp, 'c.json');
   writeFileSync(cfgFile, JSON.stringify(CONFIGS));
-  const acts = createEmbedActivities({
+  const w = embedWorkers({
     root: process.cwd(),
     env: { SRV: listing.baseUrls.openai, SRV2: noList.baseUrls.openai, SRV3: closedUrl },
     cachePath: join(tmp, 'cache.sqlite'),
   });
+  const acts = w.coordinator;
   try {
     const before = listing.listings;
     const plan = await acts.embedPlan({ runDir, configIds: CONFIGS.configs.map((c) => c.config_id), configFiles: [cfgFile] });
@@ -88,11 +89,11 @@ test('the sweep plan: a model its server does not list is unavailable with the r
 
     // Embedding what the plan made ready reaches the server; the listed model is embedded.
     const ready = by.get('listed')!;
-    const stats = await acts.embedBatch({ runDir, config: ready.config, batch: ready.batches[0] });
+    const stats = await embedRangeHere(w, { runDir, config: ready.config, batch: ready.batches[0] });
     assert.equal(stats.embedded, 3);
     assert.deepEqual([...new Set(listing.requests.map((r) => (r.body as { model: string }).model))], ['intfloat/e5-small-v2']);
   } finally {
-    await acts.closeEmbedResources();
+    await w.close();
   }
 });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeEmbeddingServer, fakeVector, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { embedWorkers } from './embedWorkers.ts';
 import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { embedSweep } from '../../workflows/embedSweep.ts';
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
@@ -42,13 +42,13 @@ test('embedSweep fans out per configuration and batch; failures stay in their co
   const cfgFile = join(tmp, 'my-configs.json');
   writeFileSync(cfgFile, JSON.stringify(USER_CONFIGS));
   const queues = t.uniqueQueues();
-  const acts = createEmbedActivities({
+  const acts = embedWorkers({
     root: process.cwd(),
     env: { OPENAI_API_KEY: 'k', MISTRAL_API_KEY: 'k', TEI_URL: server.baseUrls.openai },
     cachePath: join(tmp, 'cache.sqlite'),
     baseUrls: server.baseUrls,
   });
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: acts.providers() });
   const ids5 = ['oa-small', 'codestral', 'e5-tei', 'gemini-nokey', 'broken', 'bm25'];
   const run = () => t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `sweep-${queues.prefix}-${Date.now()}`, args: [{ queues, runDir, configIds: ids5, configFiles: [cfgFile] }] });
 
@@ -128,21 +128,21 @@ test('a configuration that fails has its other batches cancelled: the sweep repo
   // batch_size 1: the query side and the document side are one activity each, several requests apiece.
   writeFileSync(cfgFile, JSON.stringify({ configs: [{ config_id: 'flaky', family: 'x', provider: 'openai-compatible', model: 'flaky-model', dimensions: 8, base_url_env: 'TEI_URL', batch_size: 1 }] }));
   const queues = t.uniqueQueues();
-  const acts = createEmbedActivities({
+  const acts = embedWorkers({
     root: process.cwd(),
     env: { TEI_URL: server.baseUrls.openai },
     cachePath: join(tmp, 'cache.sqlite'),
     baseUrls: server.baseUrls,
-    // A provider that keeps answering 500 is retried without end, every 20 ms: only a cancellation stops it.
-    retry: { maxAttempts: 1_000_000, baseDelayMs: 20, maxDelayMs: 20, maxRetryAfterMs: 0, random: () => 1 },
   });
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  // A provider that keeps answering 500 is retried without end, every 20 ms or so: only a cancellation stops it.
+  const retry = { maxAttempts: 1_000_000, baseDelayMs: 40, maxDelayMs: 40, maxRetryAfterMs: 0 };
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: acts.providers() });
   const flaky = () => server.requests.filter((r) => (r.body as any).model === 'flaky-model').length;
-  // The first request (either side's) gets a short batch: that batch fails for good. Every later one a 500.
-  server.scriptModel('flaky-model', { status: 'short' }, ...Array.from({ length: 100_000 }, () => ({ status: 500 as const })));
+  // Two 500s (both ranges retrying), then a short batch: that range fails for good. Every later request a 500.
+  server.scriptModel('flaky-model', { status: 500 }, { status: 500 }, { status: 'short' }, ...Array.from({ length: 100_000 }, () => ({ status: 500 as const })));
 
   const workflowId = `sweep-cancel-${queues.prefix}`;
-  const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId, args: [{ queues, runDir, configIds: ['flaky'], configFiles: [cfgFile] }] });
+  const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId, args: [{ queues, runDir, configIds: ['flaky'], configFiles: [cfgFile], retry }] });
   const atReturn = flaky();
   const r = res.results.find((x) => x.config_id === 'flaky')!;
   assert.equal(r.status, 'failed');
@@ -150,11 +150,12 @@ test('a configuration that fails has its other batches cancelled: the sweep repo
   assert.match(r.reason!, /flaky: sent 1 texts, got 0 vectors back/);
   assert.ok(atReturn >= 3, `the other batch was retrying when it was cancelled (${atReturn} requests)`);
 
-  // The other batch was asked to stop and did stop (the server retries a cancelled activity never again)...
+  // The other range (a child workflow of its own) was asked to stop and did stop...
   const { events } = await t.client.workflow.getHandle(workflowId).fetchHistory();
   const count = (key: string) => (events ?? []).filter((e) => (e as Record<string, unknown>)[key]).length;
-  assert.equal(count('activityTaskCancelRequestedEventAttributes'), 1);
-  assert.equal(count('activityTaskCanceledEventAttributes'), 1);
+  assert.equal(count('childWorkflowExecutionFailedEventAttributes'), 1);
+  assert.equal(count('requestCancelExternalWorkflowExecutionInitiatedEventAttributes'), 1);
+  assert.equal(count('childWorkflowExecutionCanceledEventAttributes'), 1);
   // ...before the sweep reported the configuration: nothing of it was in flight, and nothing came after.
   assert.equal(server.inflight, 0);
   assert.equal(flaky(), atReturn);
@@ -167,7 +168,7 @@ test('in-process models embed one after another (each batch already uses every c
   const cfgFile = join(tmp, 'my-configs.json');
   writeFileSync(cfgFile, JSON.stringify(USER_CONFIGS));
   const queues = t.uniqueQueues();
-  const acts = createEmbedActivities({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
+  const acts = embedWorkers({ root: process.cwd(), env: { OPENAI_API_KEY: 'k' }, cachePath: join(tmp, 'cache.sqlite'), baseUrls: server.baseUrls });
   // Each activity's span, per configuration: recorded where the work runs, in the worker.
   const spans: { config: string; start: number; end: number }[] = [];
   const timed = <A extends { config: { config_id: string } }, R>(f: (a: A) => Promise<R>) => async (a: A): Promise<R> => {
@@ -178,8 +179,8 @@ test('in-process models embed one after another (each batch already uses every c
       spans.push({ config: a.config.config_id, start, end: performance.now() });
     }
   };
-  const wrapped = { ...acts, embedBatch: timed(acts.embedBatch), writeEmbeddingMatrices: timed(acts.writeEmbeddingMatrices) };
-  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: wrapped, close: acts.closeEmbedResources }) }] });
+  const wrapped = { embedSend: timed(acts.send.embedSend), writeEmbeddingMatrices: timed(acts.coordinator.writeEmbeddingMatrices) };
+  await t.startWorkers({ queues, keys: ['default', 'embed'], providers: acts.providers(wrapped) });
   const local = ['local-static-64', 'local-all-minilm-l6-v2'];
   const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `sweep-local-${queues.prefix}`, args: [{ queues, runDir, configIds: [...local, 'oa-small'], configFiles: [cfgFile] }] });
   assert.deepEqual(res.results.map((r) => [r.config_id, r.status]), [['local-static-64', 'ok'], ['local-all-minilm-l6-v2', 'ok'], ['oa-small', 'ok']]);

@@ -92,7 +92,10 @@ export interface Reservation {
   texts: number;
   unique_texts: number;
   cached: number;
-  /** What to send next: empty when the chunk is complete. At most what fits one send (core/embeddings/wireLimits.ts). */
+  /**
+   * What to send next: empty when the chunk is complete. At most what fits one send (core/embeddings/wireLimits.ts);
+   * for a hosted configuration, one request.
+   */
   requests: ReservedRequest[];
 }
 
@@ -181,7 +184,11 @@ export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
       }
       const found = getCache().getMany(config.config_id, fp, [...unique.keys()]);
       const missing = [...unique.entries()].filter(([h]) => !found.has(h));
-      const take = textsPerSend(missing.map(([, t]) => Buffer.byteLength(t, 'utf8')), config.dimensions ?? 0);
+      // A hosted configuration sends one request at a time, so an answered request is stored (and its row
+      // completed) before the next leaves: a kill loses at most the request in flight, never answers already paid.
+      // An in-process model bills nothing: as many requests as fit one payload, for fewer round trips.
+      const fits = textsPerSend(missing.map(([, t]) => Buffer.byteLength(t, 'utf8')), config.dimensions ?? 0);
+      const take = isHosted(config) ? Math.min(fits, config.batch_size) : fits;
       const requests: ReservedRequest[] = [];
       for (let i = 0; i < take; i += config.batch_size) {
         const part = missing.slice(i, Math.min(take, i + config.batch_size));

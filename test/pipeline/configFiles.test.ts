@@ -29,6 +29,7 @@ function recording(): { providers: ActivityProvider[]; plans: unknown[]; scores:
     pipelineScoreAttempt: async (input: unknown) => (scores.push(input), { done: true, output: { configs: ['bm25'], failed_configs: [], missing_configs: [], rejected_records: 0 } }),
   };
   const exec = { pipelineSandboxLayers: async () => ({}) };
+  // The sweep's plan and report are the coordinator's (they read the run folder), on the default queue.
   const embed = {
     embedPlan: async (input: unknown) => (plans.push(input), { runDir: '/nowhere/run', configs: [], problems: [], counts }),
     writeEmbedReport: async () => '/nowhere/run/embeddings/report.json',
@@ -37,7 +38,7 @@ function recording(): { providers: ActivityProvider[]; plans: unknown[]; scores:
     providers: [
       { queue: 'default', name: 'recording-coordinator', create: () => ({ activities: coordinator }) },
       { queue: 'exec', name: 'recording-exec', create: () => ({ activities: exec }) },
-      { queue: 'embed', name: 'recording-embed', create: () => ({ activities: embed }) },
+      { queue: 'default', name: 'recording-embed', create: () => ({ activities: embed }) },
     ],
     plans,
     scores,
@@ -47,7 +48,7 @@ function recording(): { providers: ActivityProvider[]; plans: unknown[]; scores:
 test('the registry files of run --config-file reach the embed and score stages; none given, none passed', async () => {
   const queues = t.uniqueQueues();
   const r = recording();
-  await t.startWorkers({ queues, keys: ['default', 'exec', 'embed'], providers: r.providers });
+  await t.startWorkers({ queues, keys: ['default', 'exec'], providers: r.providers });
   const base = { runId: 'x', runDir: '/nowhere/run', source: 'curated', seed: 0, configs: null };
   const files = ['/somewhere/my-configs.json'];
   await t.client.workflow.execute(runPipeline, { taskQueue: queues.default, workflowId: `cf-${queues.prefix}`, args: [{ queues, ...base, configFiles: files }] });

@@ -1,26 +1,29 @@
 /**
  * `execretrieval run` as one workflow, spread over workers: two worker processes (workers/all.ts) on the same
  * queues against one dev server; the one that runs the first build execution is SIGKILLed then. Then three
- * workers in mount namespaces of their own (no shared folder), one SIGKILLed mid-build. The run completes with a
+ * workers in mount namespaces of their own (no shared folder), one SIGKILLed mid-build and another mid-embed. The run completes with a
  * summary.json byte-identical to an uninterrupted in-process run's, and nothing was executed or embedded twice:
  * counted from the exec cache's payments (one row per execution run, stored with its verdict) against the run's
  * pending requests, and from the fake provider's own record of the texts it was asked to embed.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startTestTemporal, waitForLine, type TestTemporal } from '../support/temporal.ts';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { spawnNamespacedWorker } from './namespacedWorker.ts';
 import { PROJECT_ROOT } from '../../workers/registry.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
+import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { assertEachPendingPaidOnce, executionsPaid, FAKE_DIMS, freshState, HOSTED, pendingFiles, startCli, textsEmbedded, waitFor, writeSmallSource } from './pipelineSupport.ts';
 
 let tmp: string;
 let src: string;
 let reference: { summary: string; executions: number; texts: Map<string, number> };
+
+/** The model HOSTED names at its provider (data/embedding-configs.json). */
+const HOSTED_MODEL = 'BAAI/bge-small-en-v1.5';
 
 const runArgs = (runDir: string) => ['run', '--source', src, '--run', runDir, '--configs', HOSTED];
 
@@ -94,29 +97,33 @@ test('two workers on the same queues, one SIGKILLed mid-build: same summary.json
 });
 
 
-test('three workers in mount namespaces of their own, sharing only the Temporal server; one SIGKILLed mid-build: same summary.json, each execution paid once, no shared folder', async () => {
-  // Outside the namespaces: the coordinator (`run --no-worker`: it serves only the run's own queue) and, since the
-  // embed stage still writes its vectors by path, one embed worker beside it. Inside: workflows and exec batches.
+test('three workers in mount namespaces of their own, sharing only the Temporal server; one SIGKILLed mid-build, another mid-embed: same summary.json, each execution paid once, only the request in flight billed twice, no shared folder', async () => {
+  // Outside the namespaces: only the coordinator (`run --no-worker`: it serves only the run's own queue: the run
+  // folder, the execution and embedding caches, the ledger). Inside: workflows, exec batches and embedding sends.
   const own = await startFakeEmbeddingServer(FAKE_DIMS);
+  // The first embedding request is held by the provider: the worker that sent it is killed meanwhile (the
+  // provider still answers and bills it, as a real one would).
+  own.scriptModel(HOSTED_MODEL, { status: 'hold', ms: 15_000 });
   const state = freshState(join(tmp, 'ns', 'state'));
   const runDir = join(tmp, 'ns', 'run');
   const env = { EXECRETRIEVAL_STATE_DIR: state, EXECRETRIEVAL_EMBED_BASE_URL: own.baseUrls.openai };
   const prefix = 'execretrieval'; // `run` serves and starts on the default queues
-  const workers = await Promise.all([1, 2, 3].map(() => spawnNamespacedWorker(t, { prefix, queues: 'default,exec', hide: [tmp], env: { EXECRETRIEVAL_EMBED_BASE_URL: own.baseUrls.openai } })));
-  const embed = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'workers', 'all.ts'), '--queues', 'embed', '--prefix', prefix, '--address', t.address, '--namespace', t.namespace], {
-    cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const ns = (queues: string) => spawnNamespacedWorker(t, { prefix, queues, hide: [tmp], env: { EXECRETRIEVAL_EMBED_BASE_URL: own.baseUrls.openai } });
+  // The third is the only embed worker until it is killed; a fourth, on a machine of its own too, takes over.
+  const workers = await Promise.all([ns('default,exec'), ns('default,exec'), ns('default,exec,embed')]);
   const cli = startCli([...runArgs(runDir), '--no-worker'], { ...env, TEMPORAL_ADDRESS: t.address });
   try {
-    await waitForLine(embed, /worker ready/, 120_000);
     // The first verdicts reached the coordinator's cache through the workflow: kill a worker while the build goes on.
     await waitFor('the first build verdicts at the coordinator', () => executionsPaid(state, runDir).count > 0);
     workers[0].kill('SIGKILL');
+    await waitFor('the first embedding request held by the provider', () => own.inflight > 0);
+    workers[2].kill('SIGKILL');
+    workers.push(await ns('embed'));
     const end = await cli.done;
     assert.equal(end.code, 0, cli.stderr());
   } finally {
     cli.child.kill('SIGKILL');
-    for (const w of [...workers, embed]) w.kill('SIGKILL');
+    for (const w of workers) w.kill('SIGKILL');
     await own.close();
   }
   assert.equal(readFileSync(join(runDir, 'report', 'summary.json'), 'utf8'), reference.summary);
@@ -125,4 +132,24 @@ test('three workers in mount namespaces of their own, sharing only the Temporal 
   // Only the coordinator wrote this cache: every verdict came back through the workflow, none through a folder.
   assert.deepEqual([...paid.pids], [cli.child.pid]);
   assert.equal(existsSync(join(PROJECT_ROOT, 'runs', basename(runDir))), false, 'no worker wrote into this checkout');
+
+  // The provider's log: every text of the uninterrupted run, each billed once, but the held request's, twice (the
+  // killed worker's send and its retry from the other worker).
+  const sent = own.requests.filter((r) => (r.body as { model?: string }).model === HOSTED_MODEL);
+  const held = new Set((sent[0].body as { input: string[] }).input);
+  const texts = textsEmbedded(own);
+  assert.deepEqual([...texts.keys()].sort(), [...reference.texts.keys()].sort());
+  assert.deepEqual([...texts].filter(([x, n]) => n !== (held.has(x) ? 2 : 1)), [], 'each text billed once, the request in flight at the kill twice');
+  // The coordinator's ledger: a row for every request that left a worker, written before it left; the killed
+  // one lost, bounding what the provider billed for it; the rest carry what the provider reported.
+  const ledger = new EmbeddingLedger(join(runDir, 'ledger.sqlite'));
+  const rows = ledger.batches(basename(runDir));
+  ledger.close();
+  assert.equal(rows.length, sent.length, 'one ledger row per request sent');
+  const lost = rows.filter((r) => r.status === 'lost');
+  assert.equal(lost.length, 1);
+  assert.equal(rows.filter((r) => r.status === 'ok').length, sent.length - 1);
+  const billed = sent.reduce((a, r) => a + (r.billed_tokens ?? 0), 0);
+  const okTokens = rows.reduce((a, r) => a + (r.tokens_reported ?? 0), 0);
+  assert.ok(billed > okTokens && billed - okTokens <= lost[0].tokens_max, `billed ${billed} tokens: ${okTokens} answered + the lost request's, within its bound ${lost[0].tokens_max}`);
 });

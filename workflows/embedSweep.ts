@@ -11,6 +11,8 @@
 import { proxyActivities, ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancellationScope, executeChild, sleep, workflowInfo } from '@temporalio/workflow';
 import type { EmbedCoordinatorActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
 import { embedChunk } from './embedChunk.ts';
+import type { EmbedSendActivities } from '../activities/embeddings/sendActivities.ts';
+import { withAvailability } from '../core/embeddings/planAvailability.ts';
 import type { RetryTiming } from '../core/embeddings/retryDelay.ts';
 import type { EmbeddingConfig } from '../schemas/embeddingConfig.ts';
 import { POLL_FIRST_MS, POLL_MAX_MS } from './batchRound.ts';
@@ -109,7 +111,10 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
     return stats;
   };
 
-  const plan = await acts.embedPlan({ runDir: input.runDir, configIds: input.configIds, configFiles: input.configFiles });
+  const planned = await acts.embedPlan({ runDir: input.runDir, configIds: input.configIds, configFiles: input.configFiles });
+  const ready = planned.configs.filter((p) => p.status === 'ready').map((p) => p.config);
+  const said = ready.length ? await proxyActivities<EmbedSendActivities>(activityOptions('embed', input.queues, { startToCloseTimeout: '2 minutes' })).embedAvailability({ configs: ready }) : [];
+  const plan = { ...planned, configs: withAvailability(planned.configs, said) };
 
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
     const base = { config_id: p.config.config_id, stats: null, files: [], dims: null };

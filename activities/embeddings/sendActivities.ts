@@ -19,6 +19,9 @@ import { retryInfo } from './retry.ts';
 import { checkBatch, ProviderResponseError, ProviderUnavailableError, type EmbeddingProvider, type ProviderEnv } from './types.ts';
 import { encodeVectors } from './wireVectors.ts';
 import { modelRoot as defaultModelRoot } from '../paths.ts';
+import { availability } from './availability.ts';
+import { listServers } from './serverModels.ts';
+import type { SaidAvailable } from '../../core/embeddings/planAvailability.ts';
 
 export interface SendInput {
   config: EmbeddingConfig;
@@ -88,6 +91,19 @@ export function createEmbedSendActivities(deps: EmbedSendDeps) {
   };
 
   return {
+    /**
+     * Whether each configuration can run on this embed worker: its key, its local model, its server and whether
+     * that server lists the model. Asked of the embed queue, not the coordinator: the keys and models are where
+     * the sends happen.
+     */
+    async embedAvailability(input: { configs: EmbeddingConfig[] }): Promise<SaidAvailable[]> {
+      const here: ProviderEnv = { ...penv, servers: await listServers(input.configs, penv) };
+      return input.configs.map((c) => {
+        const a = availability(c, here);
+        return { config_id: c.config_id, ok: a.ok, detail: a.ok ? '' : a.detail };
+      });
+    },
+
     async embedSend(input: SendInput): Promise<SendResult> {
       const signal = cancellationSignal();
       const answered: SentRequest[] = [];

@@ -6,8 +6,6 @@ import { selectConfigs } from '../../core/embeddings/registry.ts';
 import { invocationFingerprint, prepareText, sideOf, type Side } from '../../core/embeddings/prepare.ts';
 import type { EmbedStats } from '../../core/embeddings/stats.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
-import { availability } from './availability.ts';
-import { listServers } from './serverModels.ts';
 import { EmbeddingCache, textHash } from './cache.ts';
 import { embeddingCachePath, modelRoot as defaultModelRoot } from '../paths.ts';
 import { loadRegistry } from './configs.ts';
@@ -146,12 +144,9 @@ export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
       // Requests a killed sweep of this run left in flight: no answer will come for them (lost, at their bound).
       const lost = embeddingLedgerAt(runPaths(runDir).ledger).reconcileStarted(runIdOf(runDir), workerMayBeAlive);
       if (lost) deps.log?.(`${runDir}: ${lost} embedding request(s) of a dead worker had no answer recorded: counted as lost (see \`audit\`)`);
-      // A model its server does not list is unavailable here, with the reason, not a run of 404s.
-      const planEnv: ProviderEnv = { ...penv, servers: await listServers(configs, penv) };
+      // Whether each can run (keys, models, servers) is the embed workers' to say (embedAvailability, withAvailability).
       const plans = configs.map((config): ConfigPlan => {
         if (config.provider === 'bm25') return { config, status: 'lexical', reason: 'scored lexically from the texts; no matrices', batches: [] };
-        const a = availability(config, planEnv);
-        if (!a.ok) return { config, status: 'unavailable', reason: a.detail, batches: [] };
         const batches: BatchPlan[] = [];
         for (const [side, list] of [['query', items.queries], ['document', items.corpus]] as const) {
           const step = Math.max(config.batch_size, Math.floor(TEXTS_PER_ACTIVITY / config.batch_size) * config.batch_size);

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { embedRangeHere, embedWorkers } from './embedWorkers.ts';
+import { withAvailability } from '../../core/embeddings/planAvailability.ts';
 import { listServerModels } from '../../activities/embeddings/serverModels.ts';
 import { buildProgram } from '../../cli/main.ts';
 import { writeTinyBenchmark } from './sweep-fixture.ts';
@@ -74,8 +75,10 @@ test('the sweep plan: a model its server does not list is unavailable with the r
   const acts = w.coordinator;
   try {
     const before = listing.listings;
-    const plan = await acts.embedPlan({ runDir, configIds: CONFIGS.configs.map((c) => c.config_id), configFiles: [cfgFile] });
-    const by = new Map(plan.configs.map((p) => [p.config.config_id, p]));
+    // As the sweep plans: the coordinator's ranges, then what an embed worker says it can run.
+    const planned = await acts.embedPlan({ runDir, configIds: CONFIGS.configs.map((c) => c.config_id), configFiles: [cfgFile] });
+    const said = await w.send.embedAvailability({ configs: planned.configs.map((p) => p.config) });
+    const by = new Map(withAvailability(planned.configs, said).map((p) => [p.config.config_id, p]));
     assert.deepEqual(
       [...by].map(([id, p]) => [id, p.status]),
       [['listed', 'ready'], ['ollama-tag', 'ready'], ['not-listed', 'unavailable'], ['cannot-list', 'ready'], ['dead', 'unavailable']],

@@ -49,6 +49,17 @@ export function lengthOrdered<T extends { text: string }>(list: readonly T[]): T
   return lengthOrder(list.map((x) => x.text.length)).map((i) => list[i]);
 }
 
+/**
+ * `lengthOrdered` once per loaded list (loadBenchmarkItems memoises the lists): a hosted configuration reserves one
+ * request at a time, so a 100k-text corpus would otherwise be sorted thousands of times.
+ */
+const ordered = new WeakMap<readonly object[], unknown[]>();
+function lengthOrderedOnce<T extends { text: string }>(list: readonly T[]): T[] {
+  let o = ordered.get(list) as T[] | undefined;
+  if (!o) ordered.set(list, (o = lengthOrdered(list)));
+  return o;
+}
+
 export interface ConfigPlan {
   config: EmbeddingConfig;
   status: 'ready' | 'unavailable' | 'lexical';
@@ -168,7 +179,7 @@ export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
       const runDir = resolveRun(input.runDir);
       const { config, batch } = input;
       const items = loadBenchmarkItems(runDir);
-      const slice = lengthOrdered(batch.side === 'query' ? items.queries : items.corpus).slice(batch.start, batch.end);
+      const slice = lengthOrderedOnce(batch.side === 'query' ? items.queries : items.corpus).slice(batch.start, batch.end);
       const s = sideOf(config, batch.side);
       const fp = invocationFingerprint(config, batch.side);
       const unique = new Map<string, string>(); // hash -> prepared text, first occurrence order

@@ -8,17 +8,19 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities } from '../activities/generation/execActivities.ts';
-import type { GenerateOutcome, LlmActivities } from '../activities/generation/llmActivities.ts';
+import type { GenerateOutcome } from '../activities/generation/callReservations.ts';
 import type { AttemptSummary, EntryResult, EntryStatus } from '../core/generation/types.ts';
 import type { Task } from '../schemas/task.ts';
-import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
+import { activityOptions } from '../temporal.config.ts';
 import { DEFAULT_PROVIDER_PATIENCE_MS } from '../core/generation/patience.ts';
 import type { BuildEntryInput } from './generationTypes.ts';
+import { failureMessage } from './llmCall.ts';
+import { generationCalls } from './llmCallPorts.ts';
 
 export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const patience = input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS;
-  const llm = proxyActivities<LlmActivities>(llmActivityOptions(input.queues, patience, input.activityOverrides?.llm));
+  const calls = generationCalls({ queues: input.queues, patienceMs: patience, overrides: input.activityOverrides, budget: input.budget });
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
   const { entry, generator } = input;
 
@@ -32,9 +34,9 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
   for (let n = start.nextAttempt; n <= input.maxAttempts; n++) {
     let gen: GenerateOutcome;
     try {
-      gen = await llm.generateEntryLlm({
-        runId: input.runId, runDir: input.runDir, entry, attemptNo: n,
-        settings: generator.settings, promptId: generator.promptId, feedback, budget: input.budget, providerPatienceMs: patience,
+      gen = await calls.entry({
+        runId: input.runId, runDir: input.runDir, attemptNo: n,
+        settings: generator.settings, promptId: generator.promptId, request: { kind: 'entry', entry, feedback },
       });
     } catch (err) {
       const stop = unfinished(err);
@@ -47,9 +49,11 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
       feedback = { previous_attempt: n, reasons: [gen.error] };
       continue;
     }
-    let gate: Awaited<ReturnType<typeof exec.gateEntry>>;
+    let gate: Awaited<ReturnType<typeof exec.gateTask>>;
     try {
-      gate = await exec.gateEntry({ runId: input.runId, runDir: input.runDir, entryId: entry.entry_id, attemptNo: n, task: gen.task, profile: input.profile });
+      // The gate runs where the sandbox is (no run folder there); its verdict is judged in the ledger here.
+      gate = await exec.gateTask({ task: gen.task, profile: input.profile });
+      await calls.judgeAttempt({ runDir: input.runDir, runId: input.runId, entryId: entry.entry_id, attemptNo: n, accepted: gate.accepted, reasons: gate.reasons });
     } catch (err) {
       // Only an InfraFault is expected here; anything else the exec policy gave up on is no judgement either.
       status = 'infra_error';
@@ -98,10 +102,4 @@ export async function buildEntry(input: BuildEntryInput): Promise<EntryResult> {
       reused: g?.reused ?? false,
     };
   }
-}
-
-/** The innermost message of an activity failure (the activity's own one-line reason). */
-function failureMessage(err: unknown): string {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  return String((cause as Error)?.message ?? cause);
 }

@@ -6,12 +6,12 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
-import type { LlmActivities } from '../activities/generation/llmActivities.ts';
 import type { Dropped } from '../core/generation/dedup.ts';
 import type { RegistryEntry } from '../core/generation/types.ts';
-import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
+import { activityOptions } from '../temporal.config.ts';
 import { DEFAULT_PROVIDER_PATIENCE_MS } from '../core/generation/patience.ts';
 import type { GenerateRegistryInput } from './generationTypes.ts';
+import { generationCalls } from './llmCallPorts.ts';
 
 export interface GenerateRegistryResult {
   entries: number;
@@ -24,7 +24,7 @@ export interface GenerateRegistryResult {
 
 export async function generateRegistry(input: GenerateRegistryInput): Promise<GenerateRegistryResult> {
   const patience = input.providerPatienceMs ?? DEFAULT_PROVIDER_PATIENCE_MS;
-  const llm = proxyActivities<LlmActivities>(llmActivityOptions(input.queues, patience, input.activityOverrides?.llm));
+  const calls = generationCalls({ queues: input.queues, patienceMs: patience, overrides: input.activityOverrides, budget: input.budget });
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const triples: Omit<RegistryEntry, 'entry_id'>[] = [];
   const failed: { domain: string; error: string }[] = [];
@@ -34,11 +34,12 @@ export async function generateRegistry(input: GenerateRegistryInput): Promise<Ge
     let lastError = '';
     let done = false;
     for (let n = 1; n <= input.maxAttempts && !done; n++) {
-      const r = await llm.generateRegistryBatch({
-        runId: input.runId, runDir: input.runDir, domain, count: input.perDomain,
-        takenNames: triples.map((t) => t.function_name), attemptNo: n,
-        feedback: lastError ? { previous_attempt: n - 1, reasons: [lastError] } : undefined,
-        settings: input.settings, promptId: input.promptId, budget: input.budget, providerPatienceMs: patience,
+      const r = await calls.registry({
+        runId: input.runId, runDir: input.runDir, attemptNo: n, settings: input.settings, promptId: input.promptId,
+        request: {
+          kind: 'registry', domain, count: input.perDomain, takenNames: triples.map((t) => t.function_name),
+          feedback: lastError ? { previous_attempt: n - 1, reasons: [lastError] } : undefined,
+        },
       });
       if (r.ok) {
         triples.push(...r.triples);

@@ -1,6 +1,6 @@
 /** Inputs of the generation workflows (types only: safe to import from workflow code and from the CLI). */
 import type { LlmSettings, RegistryEntry } from '../core/generation/types.ts';
-import type { Budget } from '../activities/generation/llmActivities.ts';
+import type { Budget } from '../activities/generation/callReservations.ts';
 import type { EntrySource } from '../activities/generation/defaultActivities.ts';
 import type { ActivityOptions } from '@temporalio/common';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
@@ -16,7 +16,7 @@ export type GeneratorSpec = { kind: 'llm'; settings: LlmSettings; promptId: stri
 
 export interface BuildEntryInput {
   runId: string;
-  /** Absolute path of runs/<run-id>/ (every worker must see the same file system). */
+  /** Absolute path of runs/<run-id>/ on the coordinator (the default queue's workers); llm and exec workers never read it. */
   runDir: string;
   entry: RegistryEntry;
   generator: GeneratorSpec;

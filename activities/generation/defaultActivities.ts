@@ -5,6 +5,7 @@ import type { AttemptSummary, EntryResult, EntryStatus, RegistryEntry } from '..
 import { ledgerAt } from '../ledger/ledger.ts';
 import { writeJsonlAtomic } from '../storage/atomic.ts';
 import { readEntryResult, readRegistry, runPaths, writeEntryResult, type RecordProblem } from './runFiles.ts';
+import { createCallReservationActivities } from './callReservations.ts';
 
 export interface EntryStartState {
   /** The attempt number to make next (an unjudged attempt is made again under its own number). */
@@ -38,6 +39,9 @@ function readSource(source: EntrySource): { entries: RegistryEntry[]; problems: 
 
 export function createDefaultActivities() {
   return {
+    // The ledger's side of every LLM call: reserve before sending, complete, settle a lost one, judge the gate's verdict.
+    ...createCallReservationActivities(),
+
     async loadRegistryPage(input: { source: EntrySource; offset: number; limit: number }): Promise<RegistryPage> {
       const { entries, problems } = readSource(input.source);
       return { entries: entries.slice(input.offset, input.offset + input.limit), total: entries.length, problems: input.offset === 0 ? problems : [] };

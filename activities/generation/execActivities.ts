@@ -55,21 +55,36 @@ export function formatRejection(r: { stage_name: string; code: string; field?: s
 
 export function createExecActivities(deps: ExecActivityDeps) {
   const now = deps.now ?? (() => new Date());
+  /** The five gates on one task: its verdict, no file written (the caller judges it in the ledger). */
+  async function verdict(task: Task, profile: string): Promise<GateEntryOutcome> {
+    const oracle = await deps.oracle();
+    const report = await runGate([{ task }], oracle, getProfile(profile));
+    if (report.accepted.length === 1) return { accepted: true, task: report.accepted[0], reasons: [] };
+    return { accepted: false, task: null, reasons: report.rejections.map(formatRejection) };
+  }
+
   return {
+    /**
+     * The real-time path's gate: the task in, the verdict out, no run folder needed, so an exec worker on any
+     * machine serves it; the workflow has the coordinator judge the attempt (callReservations.ts judgeAttempt).
+     */
+    async gateTask(input: { task: Task; profile: string }): Promise<GateEntryOutcome> {
+      try {
+        return await withHeartbeat(() => verdict(input.task, input.profile));
+      } catch (err) {
+        // An InfraFault leaves the attempt unjudged: its stored response is gated again by the next run, not re-paid.
+        throw toTemporalFailure(err);
+      }
+    },
+
+    /** The gate and the judgement in the run's ledger by path (the batch path's exec step, beside the run folder). */
     async gateEntry(input: GateEntryInput): Promise<GateEntryOutcome> {
       try {
         return await withHeartbeat(async () => {
-          const oracle = await deps.oracle();
-          const report = await runGate([{ task: input.task }], oracle, getProfile(input.profile));
-          const ledger = ledgerAt(runPaths(input.runDir).ledger);
+          const v = await verdict(input.task, input.profile);
           const key = { run_id: input.runId, phase: 'entry' as const, entry_id: input.entryId, attempt_no: input.attemptNo };
-          if (report.accepted.length === 1) {
-            ledger.judge(key, 'accepted', []);
-            return { accepted: true, task: report.accepted[0], reasons: [] };
-          }
-          const reasons = report.rejections.map(formatRejection);
-          ledger.judge(key, 'rejected', reasons);
-          return { accepted: false, task: null, reasons };
+          ledgerAt(runPaths(input.runDir).ledger).judge(key, v.accepted ? 'accepted' : 'rejected', v.reasons);
+          return v;
         });
       } catch (err) {
         // An InfraFault leaves the attempt unjudged: its stored response is gated again by the next run, not re-paid.

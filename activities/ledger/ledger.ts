@@ -4,8 +4,13 @@
  * its previous try stored instead of paying again, a call lost with a killed worker is marked `lost`, and
  * "no accepted entry was generated twice" is a query (`duplicateAcceptances`).
  *
- * SQLite (better-sqlite3 12; 13 crashes on Node 20) in WAL mode because the llm and exec workers write to it
- * concurrently; a busy timeout rides out their overlapping transactions.
+ * Only the coordinator (the process that owns `runs/<run>/`) opens it: an llm worker, on this machine or another,
+ * never sees the file. The workflow reserves a row through a coordinator activity before the llm activity may send
+ * (`reserve`), and the coordinator completes it with the answer the activity returned (`finishCall` / `failCall`),
+ * or settles it `lost` when the worker died with the request in flight (`settleLost`).
+ *
+ * SQLite (better-sqlite3 12; 13 crashes on Node 20) in WAL mode: a CLI and a default-queue worker beside it may
+ * both open it; a busy timeout rides out their overlapping transactions.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
@@ -62,7 +67,7 @@ export interface StoredResponse {
   model: string;
 }
 
-type Row = Omit<LedgerCall, 'reasons'> & { id: number; reasons: string; response_text: string | null; tokens_max: number | null };
+type Row = Omit<LedgerCall, 'reasons'> & { id: number; reasons: string; response_text: string | null; tokens_max: number | null; reservation: string | null };
 
 /** Columns added after the first release: a ledger written before them is migrated on open. */
 const ADDED_COLUMNS = [
@@ -71,6 +76,9 @@ const ADDED_COLUMNS = [
   ['cost_usd_max', 'REAL'],
   ['input_tokens_max', 'INTEGER'],
   ['output_tokens_max', 'INTEGER'],
+  // The workflow's token for one reservation: a reservation activity retried by Temporal (its worker died after
+  // the insert) finds its row instead of adding a second one that was never sent.
+  ['reservation', 'TEXT'],
 ] as const;
 
 /**
@@ -96,6 +104,7 @@ export class Ledger {
     this.db.exec(SCHEMA);
     const have = new Set((this.db.prepare(`PRAGMA table_info(calls)`).all() as { name: string }[]).map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) if (!have.has(name)) this.db.exec(`ALTER TABLE calls ADD COLUMN ${name} ${type}`);
+    this.db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS calls_reservation ON calls (reservation)`);
   }
 
   close(): void {
@@ -120,8 +129,12 @@ export class Ledger {
    * it is refused with BudgetExceededError if billed spend + reservations + this worst case would pass the cap,
    * so concurrent calls can never overshoot it together.
    */
-  startCall(c: StartCall, budget?: BudgetCap): number {
+  startCall(c: StartCall, budget?: BudgetCap, reservation?: string): number {
     return this.db.transaction(() => {
+      if (reservation !== undefined) {
+        const held = this.db.prepare(`SELECT id FROM calls WHERE reservation=?`).get(reservation) as { id: number } | undefined;
+        if (held) return held.id;
+      }
       if (budget) this.refuseOverBudget(c.run_id, c, budget);
       this.db
         .prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE run_id=? AND phase=? AND entry_id=? AND attempt_no=? AND status='started'`)
@@ -132,11 +145,11 @@ export class Ledger {
       const info = this.db
         .prepare(
           `INSERT INTO calls (run_id, phase, entry_id, attempt_no, try_no, status, provider, model, endpoint, reasoning_effort, prompt_id, prompt_sha256, started_at,
-                              input_tokens_est, tokens_max, cost_usd_max, input_tokens_max, output_tokens_max)
-           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                              input_tokens_est, tokens_max, cost_usd_max, input_tokens_max, output_tokens_max, reservation)
+           VALUES (?, ?, ?, ?, ?, 'started', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(c.run_id, c.phase, c.entry_id, c.attempt_no, next.n, c.provider, c.model, c.endpoint, c.reasoning_effort, c.prompt_id, c.prompt_sha256, c.started_at,
-          c.input_tokens_est ?? null, c.tokens_max ?? null, c.cost_usd_max ?? null, c.input_tokens_max ?? null, c.output_tokens_max ?? null);
+          c.input_tokens_est ?? null, c.tokens_max ?? null, c.cost_usd_max ?? null, c.input_tokens_max ?? null, c.output_tokens_max ?? null, reservation ?? null);
       return Number(info.lastInsertRowid);
     }).immediate();
   }
@@ -167,6 +180,19 @@ export class Ledger {
       }
       throw new BudgetWaitError(`${s.held_tokens} tokens reserved by calls in flight`);
     }
+  }
+
+  /**
+   * A reserved call whose worker died (its activity failed by heartbeat or start-to-close timeout): it may have
+   * been sent and billed, and no answer will come, so it is `lost` with its bounds. Only a row still `started`.
+   */
+  settleLost(id: number): boolean {
+    return this.db.prepare(`UPDATE calls SET status='lost', outcome='lost' WHERE id=? AND status='started'`).run(id).changes === 1;
+  }
+
+  /** A reserved call the llm worker refused before sending (no API key there, a setting it cannot send): no row. */
+  release(id: number): boolean {
+    return this.db.prepare(`DELETE FROM calls WHERE id=? AND status='started'`).run(id).changes === 1;
   }
 
   finishCall(id: number, r: StoredResponse): void {
@@ -245,7 +271,7 @@ export class Ledger {
         ? this.db.prepare(`SELECT * FROM calls WHERE run_id=? ORDER BY id`).all(run_id)
         : this.db.prepare(`SELECT * FROM calls ORDER BY id`).all()
     ) as Row[];
-    return rows.map(({ id: _id, response_text: _t, tokens_max: _m, reasons, ...r }) => ({ ...r, status: r.status as CallStatus, reasons: JSON.parse(reasons) as string[] }));
+    return rows.map(({ id: _id, response_text: _t, tokens_max: _m, reservation: _r, reasons, ...r }) => ({ ...r, status: r.status as CallStatus, reasons: JSON.parse(reasons) as string[] }));
   }
 
   /** Entries with more than one accepted attempt, or a call made after their acceptance: must be empty. */

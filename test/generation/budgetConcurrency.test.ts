@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
-import { createLlmActivities, type GenerateEntryInput } from '../../activities/generation/llmActivities.ts';
+import { generateEntryDirect, type DirectEntryInput as GenerateEntryInput } from './directGeneration.ts';
 import { Ledger, closeLedgers } from '../../activities/ledger/ledger.ts';
 
 let fake: FakeLlmServer;
@@ -43,7 +43,6 @@ const billed = (subjects: string[]) =>
 
 /** n entries through 4 lanes, as the workflow runs them with --concurrency 4; each lane stops at a budget stop. */
 async function fourInFlight(runDir: string, names: string[], cap: number): Promise<{ ok: string[]; stopped: string[]; peak: number }> {
-  const acts = createLlmActivities({ env: fake.env });
   const ok: string[] = [];
   const stopped: string[] = [];
   let next = 0;
@@ -55,7 +54,7 @@ async function fourInFlight(runDir: string, names: string[], cap: number): Promi
       inflight += 1;
       peak = Math.max(peak, inflight);
       try {
-        const r = await acts.generateEntryLlm(input(runDir, name, { max_usd: cap }));
+        const r = await generateEntryDirect(fake.env, input(runDir, name, { max_usd: cap }));
         assert.ok(r.ok, JSON.stringify(r));
         ok.push(name);
       } catch (err) {
@@ -73,7 +72,7 @@ async function fourInFlight(runDir: string, names: string[], cap: number): Promi
 test('four calls in flight under a cap of 2.5 worst cases: every call runs (none is stopped by the others’ reservations)', async () => {
   // One call alone: its worst case (reserved) and its real bill.
   const calib = join(dir, 'calib');
-  await createLlmActivities({ env: fake.env }).generateEntryLlm(input(calib, 'calib_fn'));
+  await generateEntryDirect(fake.env, input(calib, 'calib_fn'));
   const l = new Ledger(join(calib, 'ledger.sqlite'));
   const [c] = l.calls('r');
   l.close();
@@ -100,7 +99,7 @@ test('four calls in flight under a cap of 2.5 worst cases: every call runs (none
 test('the run stops only when a call would not fit with nothing in flight, and never passes the cap', async () => {
   const runDir = join(dir, 'tight');
   const calibDir = join(dir, 'calib2');
-  await createLlmActivities({ env: fake.env }).generateEntryLlm(input(calibDir, 'calib2_fn'));
+  await generateEntryDirect(fake.env, input(calibDir, 'calib2_fn'));
   const l = new Ledger(join(calibDir, 'ledger.sqlite'));
   const [c] = l.calls('r');
   l.close();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
-import { createLlmActivities } from '../../activities/generation/llmActivities.ts';
+import { generateEntryDirect } from './directGeneration.ts';
 import { Ledger, closeLedgers } from '../../activities/ledger/ledger.ts';
 import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { ledgerBook } from '../../activities/embeddings/batchBook.ts';
@@ -58,7 +58,7 @@ for (const c of llmCases) {
     llm.script(name, ['max_usage']);
     const runDir = join(dir, name);
     const settings = { provider: c.provider, model: c.model, endpoint: c.endpoint, max_output_tokens: 3000, ...(c.effort ? { reasoning_effort: c.effort } : {}) } as never;
-    const r = await createLlmActivities({ env: llm.env }).generateEntryLlm({ runId: 'r', runDir, entry: { entry_id: name, function_name: name, query: 'Sum a window of a list', domain: 'collections' }, attemptNo: 1, settings, promptId: 'entry.v1' });
+    const r = await generateEntryDirect(llm.env, { runId: 'r', runDir, entry: { entry_id: name, function_name: name, query: 'Sum a window of a list', domain: 'collections' }, attemptNo: 1, settings, promptId: 'entry.v1' });
     assert.ok(r.ok, r.ok ? '' : r.error);
     const billed = llm.log.find((l) => l.subject === name)!.usage!;
     const invoice = (billed.input_tokens * price.input + billed.output_tokens * price.output) / 1e6;

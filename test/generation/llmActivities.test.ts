@@ -1,5 +1,5 @@
 /**
- * The llm activity and the ledger without a Temporal server: a retried attempt reuses the stored response
+ * The generation call (coordinator activities + llm activity, the workflow's loop) and the ledger without a Temporal server: a retried attempt reuses the stored response
  * (no second request), a call left `started` by a dead worker becomes `lost`, the budget refuses before any
  * request, and the duplicate-acceptance check really finds a duplicate.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
-import { createLlmActivities, type GenerateEntryInput } from '../../activities/generation/llmActivities.ts';
+import { generateEntryDirect, type DirectEntryInput as GenerateEntryInput } from './directGeneration.ts';
 import { Ledger, closeLedgers } from '../../activities/ledger/ledger.ts';
 
 let fake: FakeLlmServer;
@@ -36,10 +36,9 @@ const input = (runDir: string, name: string, over: Partial<GenerateEntryInput> =
 });
 
 test('a retried attempt reuses the stored response: the provider is asked once', async () => {
-  const acts = createLlmActivities({ env: fake.env });
   const runDir = join(dir, 'reuse');
-  const a = await acts.generateEntryLlm(input(runDir, 'reuse_fn'));
-  const b = await acts.generateEntryLlm(input(runDir, 'reuse_fn'));
+  const a = await generateEntryDirect(fake.env, input(runDir, 'reuse_fn'));
+  const b = await generateEntryDirect(fake.env, input(runDir, 'reuse_fn'));
   assert.ok(a.ok && b.ok);
   assert.equal(a.reused, false);
   assert.equal(b.reused, true);
@@ -54,7 +53,7 @@ test('a call a dead worker left `started` is marked lost when the attempt is ret
   const runDir = join(dir, 'lost');
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
   ledger.startCall({ run_id: 'r', phase: 'entry', entry_id: 'id_lost_fn', attempt_no: 1, provider: 'anthropic', model: 'claude-sonnet-4-6', endpoint: 'messages', reasoning_effort: null, prompt_id: 'entry.v1', prompt_sha256: 'x', started_at: 't' });
-  const r = await createLlmActivities({ env: fake.env }).generateEntryLlm(input(runDir, 'lost_fn'));
+  const r = await generateEntryDirect(fake.env, input(runDir, 'lost_fn'));
   assert.ok(r.ok);
   assert.deepEqual(ledger.calls('r').map((c) => [c.try_no, c.status]), [[1, 'lost'], [2, 'ok']]);
   ledger.close();
@@ -62,13 +61,12 @@ test('a call a dead worker left `started` is marked lost when the attempt is ret
 
 test('a malformed response is a judged parse_error (not a failure), and the budget refuses before sending', async () => {
   const runDir = join(dir, 'budget');
-  const acts = createLlmActivities({ env: fake.env });
   fake.script('parse_fn', ['malformed']);
-  const r = await acts.generateEntryLlm(input(runDir, 'parse_fn'));
+  const r = await generateEntryDirect(fake.env, input(runDir, 'parse_fn'));
   assert.equal(r.ok, false);
   assert.match((r as { error: string }).error, /not valid JSON/);
   const before = fake.log.length;
-  const err = await acts.generateEntryLlm(input(runDir, 'parse_fn', { attemptNo: 2, budget: { max_usd: r.cost_usd / 2 } })).catch((e) => e);
+  const err = await generateEntryDirect(fake.env, input(runDir, 'parse_fn', { attemptNo: 2, budget: { max_usd: r.cost_usd / 2 } })).catch((e) => e);
   assert.ok(err instanceof ApplicationFailure);
   assert.equal(err.type, 'BudgetExceededError');
   assert.equal(err.nonRetryable, true);

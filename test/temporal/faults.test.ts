@@ -17,7 +17,7 @@ import { benchmarkInput, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import { createExecActivities } from '../../activities/generation/execActivities.ts';
-import { createLlmActivities } from '../../activities/generation/llmActivities.ts';
+import { generateEntryDirect } from '../generation/directGeneration.ts';
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { ACTIVITY_PROVIDERS, type ActivityProvider } from '../../workers/registry.ts';
 import type { EntryResult, RegistryEntry } from '../../core/generation/types.ts';
@@ -132,8 +132,7 @@ test('an answer the ledger holds is used whatever happened to its workflow; a `s
   if (input.generator.kind !== 'llm') throw new Error('llm generator expected');
   // Entry 1: the provider answered (ledger row ok) but no workflow ever judged it, as after a child that failed
   // or a history that was lost. Called directly, outside any workflow.
-  const llm = createLlmActivities({ env: { ...process.env, ...fake.env } });
-  const direct = await llm.generateEntryLlm({ runId, runDir, entry: entries[0], attemptNo: 1, settings: input.generator.settings, promptId: input.generator.promptId });
+  const direct = await generateEntryDirect({ ...process.env, ...fake.env }, { runId, runDir, entry: entries[0], attemptNo: 1, settings: input.generator.settings, promptId: input.generator.promptId });
   assert.equal(direct.ok, true);
   assert.equal(requestsFor(entries[0]), 1);
   // Entry 2: a worker died while its request was in flight (the row stays `started`; no response was stored).

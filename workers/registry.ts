@@ -108,4 +108,14 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
     },
   },
   PIPELINE_COORDINATOR,
+  {
+    queue: 'default',
+    name: 'generation:finalize',
+    // The release files are written beside the run's entries, so finalising is the coordinator's (it gates the
+    // whole accepted set on an oracle of its own, opened on first use).
+    create: () => {
+      const oracle = lazyOracle();
+      return { activities: { finalizeBenchmark: createExecActivities({ oracle: oracle.get }).finalizeBenchmark }, close: oracle.close };
+    },
+  },
 ];

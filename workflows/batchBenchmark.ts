@@ -18,7 +18,7 @@ import type { BatchActivities, BatchTally, RoundInput } from '../activities/batc
 import type { BatchExecActivities } from '../activities/batch/batchExecActivities.ts';
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities, FinalizeSummary } from '../activities/generation/execActivities.ts';
-import { activityOptions, llmActivityOptions } from '../temporal.config.ts';
+import { ACTIVITY_CLASSES, activityOptions, llmActivityOptions } from '../temporal.config.ts';
 import type { BuildBenchmarkInput } from './generationTypes.ts';
 
 export interface BatchBenchmarkInput extends Omit<BuildBenchmarkInput, 'offset' | 'tally' | 'retryRejected' | 'pageSize'> {
@@ -43,6 +43,9 @@ export interface BatchBenchmarkResult {
 export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchBenchmarkResult> {
   const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
+  // The release is written where the run folder is: on the coordinator (the default queue), with the exec class's
+  // timeouts; its gate over the whole set runs on the coordinator's own oracle (verdicts from its cache where it has them).
+  const finalizer = proxyActivities<Pick<ExecActivities, 'finalizeBenchmark'>>(activityOptions('default', input.queues, { ...ACTIVITY_CLASSES.exec, ...input.activityOverrides?.exec }));
   const judge = proxyActivities<BatchExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const s = input.generator.settings;
@@ -76,7 +79,7 @@ export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchB
   if (infraFault !== null) return { tally: result, finalize: null };
   const order = await def.registryOrder({ source: input.source });
   try {
-    const finalize = await exec.finalizeBenchmark({
+    const finalize = await finalizer.finalizeBenchmark({
       runId: input.runId, runDir: input.runDir, profile: input.profile, order,
       source: `execretrieval-${s.provider}/${s.model}`,
       manifest: { ...input.manifest, batch: true, tally: result },

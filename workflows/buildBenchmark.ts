@@ -12,7 +12,7 @@ import { ActivityFailure, ApplicationFailure, continueAsNew, executeChild, proxy
 import type { DefaultActivities } from '../activities/generation/defaultActivities.ts';
 import type { ExecActivities, FinalizeSummary } from '../activities/generation/execActivities.ts';
 import type { EntryResult, RegistryEntry } from '../core/generation/types.ts';
-import { activityOptions } from '../temporal.config.ts';
+import { ACTIVITY_CLASSES, activityOptions } from '../temporal.config.ts';
 import { buildEntry } from './buildEntry.ts';
 import { entryWorkflowId, type BenchmarkTally, type BuildBenchmarkInput } from './generationTypes.ts';
 
@@ -25,6 +25,9 @@ export interface BuildBenchmarkResult {
 export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildBenchmarkResult> {
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
+  // The release is written where the run folder is: on the coordinator (the default queue), with the exec class's
+  // timeouts; its gate over the whole set runs on the coordinator's own oracle (verdicts from its cache where it has them).
+  const finalizer = proxyActivities<Pick<ExecActivities, 'finalizeBenchmark'>>(activityOptions('default', input.queues, { ...ACTIVITY_CLASSES.exec, ...input.activityOverrides?.exec }));
   const offset = input.offset ?? 0;
   // Defaults first: a tally carried over by continue-as-new from an older version may lack newer counters.
   const tally: BenchmarkTally = {
@@ -95,7 +98,7 @@ export async function buildBenchmark(input: BuildBenchmarkInput): Promise<BuildB
   // one activity call returning ids only, so full entries never land in this run's history.
   const order = await def.registryOrder({ source: input.source });
   try {
-    const finalize = await exec.finalizeBenchmark({
+    const finalize = await finalizer.finalizeBenchmark({
       runId: input.runId,
       runDir: input.runDir,
       profile: input.profile,

@@ -1,7 +1,8 @@
 /**
- * Activities of the `exec` queue (they run code through the execution oracle, so they live where the Python
- * sandbox pool is): the five-stage gate on one generated entry and the finalisation of a benchmark (the gate over
- * the whole accepted set: cross-entry corpus integrity and the two integrity sweeps, then the release files).
+ * Activities that run code through the execution oracle: the five-stage gate on one generated entry (the `exec`
+ * queue: `gateTask` needs no run folder) and the finalisation of a benchmark (the gate over the whole accepted
+ * set: cross-entry corpus integrity and the two integrity sweeps, then the release files; registered on the
+ * `default` queue, the coordinator's, since it reads and writes the run folder: workers/registry.ts).
  */
 import { runGate, type GateReport } from '../gate/gate.ts';
 import { getProfile } from '../../core/gate/profiles.ts';

@@ -49,8 +49,10 @@ const switchable: Oracle = {
   close: async () => {},
 };
 const providers: ActivityProvider[] = [
-  ...ACTIVITY_PROVIDERS.filter((p) => p.name !== 'generation:exec'),
+  ...ACTIVITY_PROVIDERS.filter((p) => p.name !== 'generation:exec' && p.name !== 'generation:finalize'),
   { queue: 'exec', name: 'generation:exec', create: () => ({ activities: createExecActivities({ oracle: async () => switchable }) }) },
+  // Finalising is the coordinator's (default queue), on an oracle of its own: the same switchable one here.
+  { queue: 'default', name: 'generation:finalize', create: () => ({ activities: { finalizeBenchmark: createExecActivities({ oracle: async () => switchable }).finalizeBenchmark } }) },
 ];
 
 const requestsFor = (e: RegistryEntry) => fake.log.filter((l) => l.subject === e.function_name).length;

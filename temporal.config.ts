@@ -90,9 +90,10 @@ export const ACTIVITY_CLASSES = {
 } as const satisfies Record<TaskQueueKey, ActivityOptions>;
 
 /**
- * The llm class for a given --provider-patience: one activity retries provider errors for up to `patienceMs`
- * itself, so its start-to-close must outlast the patience plus one slow request (the heartbeat still notices a
- * dead worker within 30 s). Temporal's own retry (PROVIDER_RETRY) is then only for workers that die.
+ * The llm class for a given --provider-patience. A real-time request is one try per activity (workflows/llmCall.ts
+ * retries through the workflow, each try with its ledger row first, up to the patience); the batch activities wait
+ * on the provider within one activity. Either way the start-to-close outlasts the patience plus one slow request,
+ * and the heartbeat still notices a dead worker within 30 s.
  */
 export function llmActivityOptions(queues: TaskQueues, patienceMs: number, overrides: ActivityOptions = {}): ActivityOptions {
   return activityOptions('llm', queues, { startToCloseTimeout: patienceMs + 15 * 60_000, ...overrides });

@@ -57,6 +57,12 @@ export interface EmbedSubmitOutcome {
   how: 'created' | 'adopted' | 'recorded' | 'none';
 }
 
+export interface EmbedTextCounts {
+  texts: number;
+  unique_texts: number;
+  cached: number;
+}
+
 export interface EmbedIngestOutcome {
   answered: number;
   failed: number;
@@ -154,6 +160,30 @@ export function createEmbedBatchActivities(deps: { penv: ProviderEnv; cache: () 
   }
 
   return {
+    /**
+     * The sweep's text counts before its first round, as the real-time path reports them (embedItems): every item
+     * of both sides, the distinct texts sent, and those already in the embedding cache. A text that a recorded
+     * batch not yet ingested (an earlier try's or sweep's) will bring is not counted cached: its round's ingestion
+     * counts it embedded, so cached + embedded = the distinct texts once the sweep is done.
+     */
+    async embedBatchCounts(input: { runDir: string; config: EmbeddingConfig }): Promise<EmbedTextCounts> {
+      const { config } = input;
+      const items = loadBenchmarkItems(input.runDir);
+      const texts = textsBySide(input.runDir, config);
+      const pending = embedBatchStoreAt(runPaths(input.runDir).ledger)
+        .list(runIdOf(input.runDir), config.config_id)
+        .filter((r) => r.status !== 'ingested')
+        .flatMap((r) => r.requests.flatMap((q) => q.hashes.map((h) => `${q.side}:${h}`)));
+      const coming = new Set(pending);
+      const out: EmbedTextCounts = { texts: items.queries.length + items.corpus.length, unique_texts: 0, cached: 0 };
+      for (const side of ['query', 'document'] as const) {
+        out.unique_texts += texts[side].size;
+        const found = deps.cache().getMany(config.config_id, invocationFingerprint(config, side), [...texts[side].keys()]);
+        for (const h of found.keys()) if (!coming.has(`${side}:${h}`)) out.cached += 1;
+      }
+      return out;
+    },
+
     async embedBatchSubmit(input: EmbedRoundInput): Promise<EmbedSubmitOutcome> {
       const store = embedBatchStoreAt(runPaths(input.runDir).ledger);
       const runId = runIdOf(input.runDir);

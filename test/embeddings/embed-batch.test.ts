@@ -52,6 +52,8 @@ function invoice(run: string) {
   return { batches: ids.size, lines: lines.length, texts, usd: (tokens * PRICE * 0.5) / 1e6 };
 }
 
+const pick = (s: { texts: number; unique_texts: number; cached: number; embedded: number }) => ({ texts: s.texts, unique_texts: s.unique_texts, cached: s.cached, embedded: s.embedded });
+
 function matrices(runDir: string) {
   return ['queries', 'corpus'].map((n) => readMatrix(join(runDir, 'embeddings', 'oa-small', `${n}.arrow`)));
 }
@@ -90,10 +92,14 @@ test('embed --batch: the same vectors as the real-time path, each text billed on
   assert.equal(audit.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
   assert.ok(inv.usd > 0);
   assert.equal(res.results[0].stats!.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  // The sweep's counts, as the real-time path reports them: every text of the benchmark, none found cached.
+  assert.deepEqual(pick(res.results[0].stats!), { texts: 60, unique_texts: 60, cached: 0, embedded: 60 });
 
   // A rerun finds round 1 ingested and nothing missing: no batch, no request.
   const n = server.requests.length;
-  assert.equal((await run()).results[0].status, 'ok');
+  const rerun = await run();
+  assert.equal(rerun.results[0].status, 'ok');
+  assert.deepEqual(pick(rerun.results[0].stats!), { texts: 60, unique_texts: 60, cached: 60, embedded: 0 });
   assert.equal(server.requests.length, n);
   assert.equal(invoice('bt').batches, 1);
 });
@@ -115,6 +121,8 @@ test('embed --batch: the workflow lost while polling: a new sweep adopts the rec
   server.batches.delayMs = 0;
   const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost2-${queues.prefix}`, args });
   assert.equal(res.results[0].status, 'ok', res.results[0].reason ?? '');
+  // The adopted batch's texts were not in the cache when this sweep began: embedded by it, not cached.
+  assert.deepEqual(pick(res.results[0].stats!), { texts: 60, unique_texts: 60, cached: 0, embedded: 60 });
   const inv = invoice('lost');
   assert.equal(inv.batches, 1);
   assert.equal(inv.texts.length, 60);

@@ -7,11 +7,13 @@
  *  - billing: one billed request per (entry, attempt), each in exactly one batch;
  *  - the audit equals the invoice at batch prices.
  * The second test loses the provider's answer at each step (upload, create, status, output download) and stops
- * the worker while the workflow waits on its timer: still one batch per round, and the same three checks.
+ * the worker while the workflow waits on its timer: still one batch per round, and the same three checks. Then a
+ * worker process SIGKILLed after the create (before its id is recorded), while the workflow polls a running batch,
+ * and inside the ingest transaction (a trigger stalls it after 2 of its 4 rows: test/support/stallTransaction.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer, type LoggedRequest } from '../fake-provider/llm-server.ts';
@@ -19,7 +21,8 @@ import { benchmarkInput, FAST as FAST_OVERRIDES, writeRegistry } from './genSupp
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { batchBenchmark, type BatchBenchmarkInput } from '../../workflows/batchBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
-import { BatchStore } from '../../activities/batch/store.ts';
+import { BatchStore, readBatchRows } from '../../activities/batch/store.ts';
+import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.ts';
 import { auditRun } from '../../core/generation/audit.ts';
 import type { EntryResult } from '../../core/generation/types.ts';
 import type { TaskQueues } from '../../temporal.config.ts';
@@ -224,6 +227,58 @@ test('SIGKILL of the worker process after the provider created the batch and bef
   assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'the batch created before the kill was adopted');
   const { rounds } = checkBatchRun(runDir, runId);
   assert.equal(rounds, 1);
+});
+
+test('SIGKILL of the worker process while the workflow polls a running batch: a fresh worker resumes the same workflow; one batch, nothing paid twice, audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `pollkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  writeRegistry(runDir, 4, 'batchpoll');
+  fake.batch.delayMs = 600_000; // still running at the provider when the worker dies
+  const retrieves = fake.batch.calls.retrieve;
+  const child = await t.spawnWorker(queues.prefix, fake.env);
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  const ledger = join(runDir, 'ledger.sqlite');
+  await until(() => existsSync(ledger) && readBatchRows(ledger, runId)[0]?.status === 'submitted' && fake.batch.calls.retrieve - retrieves >= 2, 120_000, 'the batch polled twice');
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  fake.batch.delayMs = 0;
+  const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+  assert.equal(created.length, 1);
+  created[0].ends_ms = Date.now(); // the provider finishes it while no worker runs
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const r = await handle.result();
+  assert.equal(r.tally.accepted, 4);
+  assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'polled again, never submitted again');
+  assert.equal(checkBatchRun(runDir, runId).rounds, 1);
+});
+
+test('SIGKILL of the worker process inside the ingest transaction (2 of 4 ledger rows written): nothing committed; the retried ingestion writes each row once; audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `ingestkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  writeRegistry(runDir, 4, 'batchingest');
+  const ledger = join(runDir, 'ledger.sqlite');
+  new Ledger(ledger).close(); // the calls table, for the trigger
+  armStall(ledger, 'calls', 2);
+  const child = await t.spawnWorker(queues.prefix, fake.env);
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  // The batch has ended and ingestion holds the ledger's write lock: the transaction is open, stalled after 2 rows.
+  await until(() => readBatchRows(ledger, runId)[0]?.status === 'ended' && writerBusy(ledger), 120_000, 'the ingest transaction open');
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  const l = new Ledger(ledger);
+  try {
+    assert.equal(l.calls(runId).length, 0, 'no row of the killed transaction committed');
+  } finally {
+    l.close();
+  }
+  assert.equal(readBatchRows(ledger, runId)[0].status, 'ended', 'not marked ingested');
+  disarmStall(ledger);
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const r = await handle.result();
+  assert.equal(r.tally.accepted, 4);
+  assert.equal(checkBatchRun(runDir, runId).rounds, 1);
 });
 
 test('generate registry through batches: every domain in round 1, the malformed one again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {

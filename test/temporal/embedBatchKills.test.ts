@@ -18,8 +18,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import Database from 'better-sqlite3';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
+import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { writeTinyBenchmark } from '../embeddings/sweep-fixture.ts';
 import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
@@ -86,21 +86,6 @@ async function kill(child: ChildProcess): Promise<void> {
   const gone = new Promise((res) => child.once('exit', res));
   child.kill('SIGKILL');
   await gone;
-}
-
-/** Whether another connection holds the ledger's write lock (a transaction is open in it). */
-function writerBusy(path: string): boolean {
-  const db = new Database(path, { timeout: 0 });
-  try {
-    db.exec('BEGIN IMMEDIATE');
-    db.exec('ROLLBACK');
-    return false;
-  } catch (e) {
-    if ((e as { code?: string }).code === 'SQLITE_BUSY') return true;
-    throw e;
-  } finally {
-    db.close();
-  }
 }
 
 /** The `embed_batches` rows ingestion wrote for the run (answered lines). */
@@ -197,11 +182,7 @@ test('embed --batch, 600 texts, the worker SIGKILLed before the create, after it
   // is killed holding the write lock, with rows written and not committed.
   const ingest = await setup('kill-ingest');
   new EmbeddingLedger(ingest.ledger).close(); // creates embed_batches for the trigger
-  const db = new Database(ingest.ledger);
-  db.exec(`CREATE TABLE stall (v INTEGER); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO stall SELECT i FROM n;
-           CREATE TRIGGER stall_ingest AFTER INSERT ON embed_batches WHEN (SELECT count(*) FROM embed_batches) >= 5
-           BEGIN SELECT count(*) FROM stall a, stall b, stall c, stall d; END;`);
-  db.close();
+  armStall(ingest.ledger, 'embed_batches', 5);
   const c4 = await t.spawnWorker(ingest.queues.prefix, ingest.env);
   const h4 = await start(ingest);
   const killed4 = (async () => {
@@ -211,9 +192,7 @@ test('embed --batch, 600 texts, the worker SIGKILLed before the create, after it
     // Nothing half-written: no row of the batch, the batch not marked ingested.
     assert.equal(ledgerRows(ingest).length, 0, 'no ledger row of the killed transaction');
     assert.equal(rowOf(ingest)?.status, 'ended');
-    const d = new Database(ingest.ledger);
-    d.exec('DROP TRIGGER stall_ingest; DROP TABLE stall;');
-    d.close();
+    disarmStall(ingest.ledger);
   })();
 
   await Promise.all([killed1, killed2, killed3, killed4]);

@@ -11,7 +11,8 @@ import { LlmSettings } from '../../core/generation/types.ts';
 import { runPaths } from '../generation/runFiles.ts';
 import { Ledger } from '../ledger/ledger.ts';
 import { providerEnv } from '../llm/providers.ts';
-import { openaiBatches } from './openaiBatch.ts';
+import { batchApiOf } from './providerBatches.ts';
+import { batchMetadata } from './batchActivities.ts';
 import { loadBatchPriceTable } from './prices.ts';
 import { readBatchRows } from './store.ts';
 import { readEmbedBatchRows } from './embedStore.ts';
@@ -41,7 +42,7 @@ export async function checkBatchesAgainstProvider(runDir: string, runId: string,
     for (const b of readBatchRows(path, runId)) {
       if (b.status !== 'ingested' || !b.batch_id) continue;
       const settings = LlmSettings.parse({ provider: b.provider, model: b.model, endpoint: b.endpoint });
-      const files = await openaiBatches.results(settings, providerEnv(settings.provider, env), b);
+      const files = await batchApiOf(settings).results(settings, providerEnv(settings.provider, env), b, batchMetadata(b.run_id, b.phase, b.round, b.requests_sha256));
       const check: BatchCheck = { batch_id: b.batch_id, round: `${b.phase}:${b.round}`, requests: b.request_count, answered: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, differences: [] };
       for (const q of b.requests) {
         const f = files.get(q.custom_id);

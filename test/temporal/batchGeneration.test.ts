@@ -26,6 +26,7 @@ import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.t
 import { auditRun } from '../../core/generation/audit.ts';
 import type { EntryResult } from '../../core/generation/types.ts';
 import type { TaskQueues } from '../../temporal.config.ts';
+import type { FakeBatch } from '../fake-provider/batch-api.ts';
 
 let t: TestTemporal;
 let fake: FakeLlmServer;
@@ -69,9 +70,11 @@ function entryFile(runDir: string, id: string): EntryResult {
 }
 
 /** The invariants every batch run must keep, whatever was killed on the way. */
-function checkBatchRun(runDir: string, runId: string) {
-  // Every batch the provider holds for this run (by the metadata it was created with), and what it billed.
-  const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+function checkBatchRun(runDir: string, runId: string, opts: { created?: FakeBatch[]; price?: { input: number; output: number } } = {}) {
+  // Every batch the provider holds for this run (by the metadata it was created with; Anthropic's carry none, so the
+  // test names them), and what it billed.
+  const created = opts.created ?? fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+  const price = opts.price ?? BATCH_PRICE;
   const ids = new Set(created.map((b) => b.id));
   const billed = fake.log.filter((l: LoggedRequest) => l.batch_id && ids.has(l.batch_id) && l.usage);
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
@@ -86,10 +89,10 @@ function checkBatchRun(runDir: string, runId: string) {
     // Every batch the provider holds for this run is one recorded round; no round was created twice.
     const rows = store.list(runId);
     assert.deepEqual(created.map((b) => b.id).sort(), rows.map((r) => r.batch_id).sort());
-    assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
+    if (!opts.created) assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
     assert.ok(rows.every((r) => r.status === 'ingested'));
     // Audit = invoice, at batch prices, to a millionth of a cent.
-    const invoice = billed.reduce((s, l) => s + (l.usage!.input_tokens * BATCH_PRICE.input + l.usage!.output_tokens * BATCH_PRICE.output) / 1e6, 0);
+    const invoice = billed.reduce((s, l) => s + (l.usage!.input_tokens * price.input + l.usage!.output_tokens * price.output) / 1e6, 0);
     const audit = auditRun(calls);
     assert.ok(Math.abs(audit.totals.cost_usd - invoice) < 1e-8, `audit $${audit.totals.cost_usd} vs invoice $${invoice}`);
     assert.equal(audit.totals.lost_calls, 0);
@@ -279,6 +282,49 @@ test('SIGKILL of the worker process inside the ingest transaction (2 of 4 ledger
   const r = await handle.result();
   assert.equal(r.tally.accepted, 4);
   assert.equal(checkBatchRun(runDir, runId).rounds, 1);
+});
+
+test('anthropic generator through Message Batches: same outcomes and release as the real-time path, the create answer lost (found again through the list and the results by the key in each custom_id), audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const settings = { provider: 'anthropic' as const, model: 'claude-sonnet-4-6', endpoint: 'messages', reasoning_effort: 'low', max_output_tokens: 8000 };
+  const generator = { kind: 'llm' as const, settings, promptId: 'entry.v1' };
+  const rtId = `an-rt-${queues.prefix}`;
+  const rtDir = join(t.tmp, rtId);
+  const rtEntries = writeRegistry(rtDir, 6, 'anbatch');
+  fake.script(rtEntries[1].function_name, ['gate_fail', 'good']);
+  await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${rtId}/benchmark`, args: [benchmarkInput(rtId, rtDir, queues, { pageSize: 50, generator })] });
+
+  const runId = `an-batch-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 6, 'anbatch');
+  fake.script(entries[1].function_name, ['gate_fail', 'good']);
+  const before = fake.batch.batches.length;
+  const logged = fake.log.length;
+  const calls0 = { ...fake.batch.calls };
+  // Round 1's create reaches the provider and its answer is lost: the retry must find that batch, not make another.
+  fake.batch.dropNext('create');
+  fake.batch.delayMs = 300;
+  const r = await t.client.workflow.execute(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues, { generator })] });
+  fake.batch.delayMs = 0;
+  assert.equal(r.tally.accepted, 6);
+  assert.equal(fake.log.slice(logged).filter((l) => !l.batch_id).length, 0, 'no real-time request');
+  const created = fake.batch.batches.slice(before);
+  assert.ok(created.every((b) => b.provider === 'anthropic'));
+  assert.ok(created.every((b) => b.requests.every((q) => /^k[0-9a-f]{24}_\d+-\d+$/.test(q.custom_id))), "each custom_id carries the round's key");
+  for (const e of entries) {
+    const a = entryFile(rtDir, e.entry_id);
+    const b = entryFile(runDir, e.entry_id);
+    assert.equal(b.status, a.status, e.entry_id);
+    assert.deepEqual(b.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), a.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), e.entry_id);
+  }
+  assert.deepEqual(release(runDir), release(rtDir));
+  // Round 1 (6 requests, its create answer lost and the batch adopted), round 2 (the rejected entry again).
+  const { rounds } = checkBatchRun(runDir, runId, { created, price: PRICES.batch.models['anthropic/claude-sonnet-4-6'] });
+  assert.equal(rounds, 2);
+  assert.equal(created.length, 2, 'the batch whose create answer was lost was adopted, not created again');
+  assert.ok(fake.batch.calls.list - calls0.list >= 1, 'the preparing round asked the list');
+  assert.ok(fake.batch.calls.results - calls0.results >= 3, "the candidate's results read to find the key (then each round's ingestion)");
 });
 
 test('generate registry through batches: every domain in round 1, the malformed one again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {

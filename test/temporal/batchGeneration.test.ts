@@ -24,6 +24,7 @@ import { Ledger } from '../../activities/ledger/ledger.ts';
 import { BatchStore, readBatchRows } from '../../activities/batch/store.ts';
 import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.ts';
 import { auditRun } from '../../core/generation/audit.ts';
+import { checkBatchesAgainstProvider } from '../../activities/batch/verify.ts';
 import type { EntryResult } from '../../core/generation/types.ts';
 import type { TaskQueues } from '../../temporal.config.ts';
 import type { FakeBatch } from '../fake-provider/batch-api.ts';
@@ -325,6 +326,11 @@ test('anthropic generator through Message Batches: same outcomes and release as 
   assert.equal(created.length, 2, 'the batch whose create answer was lost was adopted, not created again');
   assert.ok(fake.batch.calls.list - calls0.list >= 1, 'the preparing round asked the list');
   assert.ok(fake.batch.calls.results - calls0.results >= 3, "the candidate's results read to find the key (then each round's ingestion)");
+  // audit --check-batches reads Message Batches' results again: the ledger matches them.
+  const checks = await checkBatchesAgainstProvider(runDir, runId, fake.env);
+  assert.equal(checks.length, 2);
+  assert.deepEqual(checks.flatMap((c) => c.differences), []);
+  assert.equal(checks.reduce((a, c) => a + c.answered, 0), 7);
 });
 
 test('generate registry through batches: every domain in round 1, the malformed one again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {

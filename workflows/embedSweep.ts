@@ -90,6 +90,7 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   // or sweep is polled and ingested, never sent again.
   const viaBatch = async (config: EmbeddingConfig): Promise<EmbedStats> => {
     const stats = emptyStats();
+    Object.assign(stats, await acts.embedBatchCounts({ runDir: input.runDir, config }));
     let sent = 0;
     for (let round = 1; sent < BATCH_ROUNDS; round++) {
       const r = { runDir: input.runDir, config, round };

@@ -32,7 +32,8 @@ import { ledgerAt, type BudgetCap } from '../ledger/ledger.ts';
 import { InvalidInputError } from '../llm/errors.ts';
 import { outputAllowance, providerEnv } from '../llm/providers.ts';
 import { loadBatchPriceTable } from './prices.ts';
-import { openaiBatches, openaiBatchBody, type BatchResult } from './openaiBatch.ts';
+import type { BatchResult } from './openaiBatch.ts';
+import { batchApiOf } from './providerBatches.ts';
 import { batchStoreAt, type BatchRequest, type BatchRow, type IngestedResult } from './store.ts';
 
 export interface RoundInput {
@@ -111,7 +112,7 @@ export function batchMetadata(runId: string, phase: LedgerPhase, round: number, 
 }
 
 function checkBatchable(s: LlmSettings, batchPrices: PriceTable): void {
-  if (s.provider !== 'openai') throw new InvalidInputError(`--batch: ${s.provider} batches are not wired into generation yet (openai only); run without --batch`);
+  batchApiOf(s);
   if (!hasPrice(batchPrices, s.provider, s.model)) throw new InvalidInputError(`data/prices.json has no batch price for "${priceKey(s.provider, s.model)}" (under "batch" → "models"): add it before generating with --batch`);
 }
 
@@ -174,7 +175,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       const custom_id = `${input.round}-${requests.length + 1}`;
       const bound = callBound(batchPrices, input.settings.provider, input.settings.model, { chars: messages.system.length + messages.user.length, bytes: Buffer.byteLength(messages.system) + Buffer.byteLength(messages.user) }, outputAllowance(input.settings));
       requests.push({ custom_id, entry_id: id, attempt_no: attempt, prompt_id: input.promptId, prompt_sha256: promptSha256(messages), ...bound });
-      bodies.set(custom_id, openaiBatchBody(input.settings, messages));
+      bodies.set(custom_id, batchApiOf(input.settings).body(input.settings, messages));
     }
     return { requests, bodies };
   }
@@ -221,7 +222,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     if (row.status !== 'preparing') return { batch_id: row.batch_id, requests: row.request_count, how: 'recorded', budget_refused: refused };
     // (2) A record without a batch id: the create may or may not have reached the provider. Ask before creating.
     const metadata = batchMetadata(row.run_id, phase, row.round, row.requests_sha256);
-    const found = await openaiBatches.find(settings, env, metadata, Date.parse(row.prepared_at) - 60_000);
+    const found = await batchApiOf(settings).find(settings, env, metadata, Date.parse(row.prepared_at) - 60_000, row.request_count);
     if (found) {
       store.submitted(row.run_id, phase, row.round, found.batch_id, found.input_file_id, found.status);
       return { batch_id: found.batch_id, requests: row.request_count, how: 'adopted', budget_refused: refused };
@@ -232,13 +233,13 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     const bodies = row.requests.map((q) => {
       const messages = messagesFor(input, set, q.entry_id, q.attempt_no, taken);
       if (promptSha256(messages) !== q.prompt_sha256) throw new InvalidInputError(`batch round ${row!.round}, ${q.entry_id}: the prompt no longer matches the recorded one (prompt set or registry changed since); use a new --run id`);
-      return { custom_id: q.custom_id, body: openaiBatchBody(settings, messages) };
+      return { custom_id: q.custom_id, body: batchApiOf(settings).body(settings, messages) };
     });
     return createAndRecord(row, settings, env, bodies, input.runDir, refused);
   }
 
   async function createAndRecord(row: BatchRow, settings: LlmSettings, env: ReturnType<typeof providerEnv>, bodies: { custom_id: string; body: unknown }[], runDir: string, refused: number): Promise<SubmitOutcome> {
-    const b = await openaiBatches.create(settings, env, bodies, batchMetadata(row.run_id, row.phase, row.round, row.requests_sha256));
+    const b = await batchApiOf(settings).create(settings, env, bodies, batchMetadata(row.run_id, row.phase, row.round, row.requests_sha256));
     // (3) Recorded after: from here on a retry finds the id and does nothing.
     batchStoreAt(runPaths(runDir).ledger).submitted(row.run_id, row.phase, row.round, b.batch_id, b.input_file_id, b.status);
     return { batch_id: b.batch_id, requests: row.request_count, how: 'created', budget_refused: refused };
@@ -255,7 +256,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     const row = rowOf(input);
     if (row.status === 'ended' || row.status === 'ingested') return { ended: true, status: row.provider_status ?? row.status };
     const settings = LlmSettings.parse(input.settings);
-    const b = await openaiBatches.retrieve(settings, providerEnv(settings.provider, deps.env), row.batch_id!);
+    const b = await batchApiOf(settings).retrieve(settings, providerEnv(settings.provider, deps.env), row.batch_id!);
     const ended = b.ended ? { output_file_id: b.output_file_id, error_file_id: b.error_file_id, ended_at: new Date(b.ended_ms ?? Date.now()).toISOString() } : null;
     batchStoreAt(runPaths(input.runDir).ledger).polled(input.runId, row.phase, input.round, b.status, ended);
     return { ended: b.ended, status: b.status };
@@ -268,7 +269,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
     if (row.status !== 'ended') throw new InvalidInputError(`batch ${row.batch_id} (round ${row.round}) has not ended: poll it first`);
     const settings = LlmSettings.parse(input.settings);
     const prices = loadBatchPriceTable();
-    const results: Map<string, BatchResult> = await openaiBatches.results(settings, providerEnv(settings.provider, deps.env), row);
+    const results: Map<string, BatchResult> = await batchApiOf(settings).results(settings, providerEnv(settings.provider, deps.env), row, batchMetadata(row.run_id, row.phase, row.round, row.requests_sha256));
     const ingested = new Map<string, IngestedResult>();
     let answered = 0;
     for (const [id, r] of results) {

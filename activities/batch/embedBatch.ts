@@ -24,6 +24,7 @@ import { invocationFingerprint, prepareText, sideOf, type Side } from '../../cor
 import { l2Normalize } from '../../core/embeddings/vectors.ts';
 import { embeddingBatchBound } from '../../core/generation/cost.ts';
 import { apiKeyEnv, apiKeyOf, configuredBaseUrl } from '../embeddings/availability.ts';
+import { providerBaseUrl } from '../embeddings/baseUrls.ts';
 import { textHash, type EmbeddingCache } from '../embeddings/cache.ts';
 import { loadBenchmarkItems } from '../embeddings/benchmarkItems.ts';
 import { checkBatch, ProviderResponseError, type ProviderEnv } from '../embeddings/types.ts';
@@ -57,6 +58,12 @@ export interface EmbedSubmitOutcome {
   how: 'created' | 'adopted' | 'recorded' | 'none';
 }
 
+export interface EmbedTextCounts {
+  texts: number;
+  unique_texts: number;
+  cached: number;
+}
+
 export interface EmbedIngestOutcome {
   answered: number;
   failed: number;
@@ -88,13 +95,19 @@ function sweepId(): string {
   }
 }
 
+/**
+ * The OpenAI client for a configuration's batches: its key, and its server as the real-time path finds it (the
+ * configuration's own, else the injected or OPENAI_BASE_URL one). Used by the activities and the invoice check.
+ */
+export async function embedBatchClient(config: EmbeddingConfig, penv: ProviderEnv): Promise<OpenAI> {
+  const apiKey = apiKeyOf(config, penv);
+  if (!apiKey) throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: `${config.config_id}: no API key: set ${apiKeyEnv(config) ?? 'api_key_env'}`, nonRetryable: true });
+  const { default: OpenAISdk } = await import('openai');
+  return new OpenAISdk({ apiKey, baseURL: configuredBaseUrl(config, penv) ?? providerBaseUrl('openai', penv), maxRetries: 0, timeout: 120_000 });
+}
+
 export function createEmbedBatchActivities(deps: { penv: ProviderEnv; cache: () => EmbeddingCache; log?: (msg: string) => void }) {
-  async function client(config: EmbeddingConfig): Promise<OpenAI> {
-    const apiKey = apiKeyOf(config, deps.penv);
-    if (!apiKey) throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: `${config.config_id}: no API key: set ${apiKeyEnv(config) ?? 'api_key_env'}`, nonRetryable: true });
-    const { default: OpenAISdk } = await import('openai');
-    return new OpenAISdk({ apiKey, baseURL: configuredBaseUrl(config, deps.penv) ?? deps.penv.baseUrls?.openai, maxRetries: 0, timeout: 120_000 });
-  }
+  const client = (config: EmbeddingConfig) => embedBatchClient(config, deps.penv);
 
   /** hash → text sent, for each side of the benchmark under this configuration (templates applied). */
   function textsBySide(runDir: string, config: EmbeddingConfig): Record<Side, Map<string, string>> {
@@ -154,6 +167,30 @@ export function createEmbedBatchActivities(deps: { penv: ProviderEnv; cache: () 
   }
 
   return {
+    /**
+     * The sweep's text counts before its first round, as the real-time path reports them (embedItems): every item
+     * of both sides, the distinct texts sent, and those already in the embedding cache. A text that a recorded
+     * batch not yet ingested (an earlier try's or sweep's) will bring is not counted cached: its round's ingestion
+     * counts it embedded, so cached + embedded = the distinct texts once the sweep is done.
+     */
+    async embedBatchCounts(input: { runDir: string; config: EmbeddingConfig }): Promise<EmbedTextCounts> {
+      const { config } = input;
+      const items = loadBenchmarkItems(input.runDir);
+      const texts = textsBySide(input.runDir, config);
+      const pending = embedBatchStoreAt(runPaths(input.runDir).ledger)
+        .list(runIdOf(input.runDir), config.config_id)
+        .filter((r) => r.status !== 'ingested')
+        .flatMap((r) => r.requests.flatMap((q) => q.hashes.map((h) => `${q.side}:${h}`)));
+      const coming = new Set(pending);
+      const out: EmbedTextCounts = { texts: items.queries.length + items.corpus.length, unique_texts: 0, cached: 0 };
+      for (const side of ['query', 'document'] as const) {
+        out.unique_texts += texts[side].size;
+        const found = deps.cache().getMany(config.config_id, invocationFingerprint(config, side), [...texts[side].keys()]);
+        for (const h of found.keys()) if (!coming.has(`${side}:${h}`)) out.cached += 1;
+      }
+      return out;
+    },
+
     async embedBatchSubmit(input: EmbedRoundInput): Promise<EmbedSubmitOutcome> {
       const store = embedBatchStoreAt(runPaths(input.runDir).ledger);
       const runId = runIdOf(input.runDir);
@@ -163,7 +200,7 @@ export function createEmbedBatchActivities(deps: { penv: ProviderEnv; cache: () 
         if (requests.length === 0) return { batch_id: null, requests: 0, how: 'none' };
         const hash = sha256(JSON.stringify(requests.map((q) => [q.custom_id, q.side, q.fingerprint, q.hashes])) + JSON.stringify(lineBody(input.config, [])));
         // Recorded before anything leaves the machine.
-        store.prepare({ run_id: runId, config_id: input.config.config_id, round: input.round, provider: input.config.provider, model: input.config.model, requests_sha256: hash, requests });
+        store.prepare({ run_id: runId, config_id: input.config.config_id, round: input.round, provider: input.config.provider, model: input.config.model, requests_sha256: hash, requests, config: input.config });
         row = store.get(runId, input.config.config_id, input.round)!;
         if (row.requests_sha256 === hash && row.status === 'preparing') return createAndRecord(input, row);
       }

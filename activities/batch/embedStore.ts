@@ -15,6 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { batchIdOf, EmbeddingLedger } from '../ledger/embeddingLedger.ts';
 import { handlesPerPath } from '../storage/handles.ts';
+import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS embed_provider_batches (
@@ -22,10 +23,25 @@ CREATE TABLE IF NOT EXISTS embed_provider_batches (
   status TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
   requests_sha256 TEXT NOT NULL, requests TEXT NOT NULL, request_count INTEGER NOT NULL, cost_usd_max REAL NOT NULL,
   batch_id TEXT, input_file_id TEXT, output_file_id TEXT, error_file_id TEXT, provider_status TEXT,
-  prepared_at TEXT NOT NULL, submitted_at TEXT, ended_at TEXT, ingested_at TEXT,
+  prepared_at TEXT NOT NULL, submitted_at TEXT, ended_at TEXT, ingested_at TEXT, config TEXT,
   PRIMARY KEY (run_id, config_id, round)
 );
 `;
+
+/**
+ * `config` (the configuration the batch was planned under, as JSON: its price, model, key and server variables;
+ * never a key) came after the table: `audit --check-batches` needs it to reach the provider and price its files.
+ */
+function addConfigColumn(db: Database.Database): void {
+  const cols = db.prepare(`PRAGMA table_info(embed_provider_batches)`).all() as { name: string }[];
+  if (cols.some((c) => c.name === 'config')) return;
+  try {
+    db.exec(`ALTER TABLE embed_provider_batches ADD COLUMN config TEXT`);
+  } catch (e) {
+    // Another process added it between the look and the ALTER.
+    if (!/duplicate column name/.test((e as Error).message)) throw e;
+  }
+}
 
 export type EmbedBatchStatus = 'preparing' | 'submitted' | 'ended' | 'ingested';
 
@@ -62,13 +78,15 @@ export interface EmbedBatchRow {
   submitted_at: string | null;
   ended_at: string | null;
   ingested_at: string | null;
+  /** The configuration the batch was planned under; null in a ledger written before it was recorded. */
+  config: EmbeddingConfig | null;
 }
 
 /** One line's result as the ledger records it: answered (billed at batch prices) or failed inside the batch (not billed). */
 export type EmbedLineResult = { custom_id: string; ok: true; tokens: number | null; tokens_estimated: number | null; cost_usd: number } | { custom_id: string; ok: false; http_status: number | null; error: string };
 
-type Raw = Omit<EmbedBatchRow, 'requests'> & { requests: string };
-const parse = (r: Raw): EmbedBatchRow => ({ ...r, requests: JSON.parse(r.requests) as EmbedBatchRequest[] });
+type Raw = Omit<EmbedBatchRow, 'requests' | 'config'> & { requests: string; config?: string | null };
+const parse = (r: Raw): EmbedBatchRow => ({ ...r, requests: JSON.parse(r.requests) as EmbedBatchRequest[], config: r.config ? (JSON.parse(r.config) as EmbeddingConfig) : null });
 
 export class EmbedBatchStore {
   private readonly db: Database.Database;
@@ -81,6 +99,7 @@ export class EmbedBatchStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.exec(SCHEMA);
+    addConfigColumn(this.db);
   }
 
   close(): void {
@@ -100,13 +119,13 @@ export class EmbedBatchStore {
   }
 
   /** Records a round's batch before it is created. False when the round already has a row (keep that one). */
-  prepare(row: Pick<EmbedBatchRow, 'run_id' | 'config_id' | 'round' | 'provider' | 'model' | 'requests_sha256' | 'requests'>): boolean {
+  prepare(row: Pick<EmbedBatchRow, 'run_id' | 'config_id' | 'round' | 'provider' | 'model' | 'requests_sha256' | 'requests'> & { config: EmbeddingConfig }): boolean {
     const info = this.db
       .prepare(
-        `INSERT OR IGNORE INTO embed_provider_batches (run_id, config_id, round, status, provider, model, requests_sha256, requests, request_count, cost_usd_max, prepared_at)
-         VALUES (?, ?, ?, 'preparing', ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO embed_provider_batches (run_id, config_id, round, status, provider, model, requests_sha256, requests, request_count, cost_usd_max, prepared_at, config)
+         VALUES (?, ?, ?, 'preparing', ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(row.run_id, row.config_id, row.round, row.provider, row.model, row.requests_sha256, JSON.stringify(row.requests), row.requests.length, row.requests.reduce((a, q) => a + q.cost_usd_max, 0), new Date().toISOString());
+      .run(row.run_id, row.config_id, row.round, row.provider, row.model, row.requests_sha256, JSON.stringify(row.requests), row.requests.length, row.requests.reduce((a, q) => a + q.cost_usd_max, 0), new Date().toISOString(), JSON.stringify(row.config));
     return info.changes === 1;
   }
 

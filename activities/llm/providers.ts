@@ -112,6 +112,25 @@ export function responsesReply(r: Pick<OpenAI.Responses.Response, 'model' | 'usa
   };
 }
 
+/** Anthropic's Messages request (also a Message Batches request's `params`). */
+export function anthropicMessagesBody(s: LlmSettings, m: PromptMessages) {
+  const budget = thinkingBudget(s.reasoning_effort);
+  return {
+    model: s.model,
+    system: m.system,
+    messages: [{ role: 'user' as const, content: m.user }],
+    // Thinking counts against max_tokens, which must exceed the budget.
+    max_tokens: budget ? Math.max(s.max_output_tokens, budget + 4096) : s.max_output_tokens,
+    ...(budget ? { thinking: { type: 'enabled' as const, budget_tokens: budget } } : {}),
+  };
+}
+
+export function anthropicMessagesReply(r: { content: { type: string; text?: string }[]; model: string; usage: { input_tokens: number; output_tokens: number } }): LlmReply {
+  const text = r.content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+  // Anthropic reports thinking inside output_tokens without a separate count.
+  return { text, model: r.model, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, reasoning_tokens: 0 } };
+}
+
 const CALLERS: Record<string, Caller> = {
   async 'openai/chat.completions'(s, m, e) {
     const r = await (await openaiClient(e)).chat.completions.create(chatCompletionsBody(s, m));
@@ -124,18 +143,7 @@ const CALLERS: Record<string, Caller> = {
   async 'anthropic/messages'(s, m, e) {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ apiKey: e.apiKey, baseURL: e.baseUrl, maxRetries: 0, timeout: e.timeoutMs });
-    const budget = thinkingBudget(s.reasoning_effort);
-    const r = await client.messages.create({
-      model: s.model,
-      system: m.system,
-      messages: [{ role: 'user', content: m.user }],
-      // Thinking counts against max_tokens, which must exceed the budget.
-      max_tokens: budget ? Math.max(s.max_output_tokens, budget + 4096) : s.max_output_tokens,
-      ...(budget ? { thinking: { type: 'enabled' as const, budget_tokens: budget } } : {}),
-    });
-    const text = r.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    // Anthropic reports thinking inside output_tokens without a separate count.
-    return { text, model: r.model, usage: { input_tokens: r.usage.input_tokens, output_tokens: r.usage.output_tokens, reasoning_tokens: 0 } };
+    return anthropicMessagesReply(await client.messages.create(anthropicMessagesBody(s, m)));
   },
   async 'gemini/generateContent'(s, m, e) {
     const { GoogleGenAI } = await import('@google/genai');

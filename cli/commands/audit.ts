@@ -89,7 +89,7 @@ export function registerAudit(program: Command): void {
   addRunOption(cmd)
     .option('--entries', 'also print the per-entry table')
     .option('--json', 'print the audit as JSON instead of tables')
-    .option('--check-batches', "read every ingested provider batch's output and error files again and compare them with the ledger, request by request (needs the provider's API key)")
+    .option('--check-batches', "read every ingested provider batch's output and error files (generation's and embedding's) again and compare them with the ledger, request by request (needs the provider's API key)")
     .action(async (run: string | undefined, opts: { entries?: boolean; json?: boolean; checkBatches?: boolean }) => {
       const runDir = existingRunDir(opts, run);
       const generation = hasGenerationCalls(runPaths(runDir).ledger) ? writeRunAudit(runDir) : null;
@@ -110,8 +110,12 @@ export function registerAudit(program: Command): void {
         console.log(parts.join('\n\n'));
       }
       if (opts.checkBatches) {
-        const { checkBatchesAgainstProvider } = await import('../../activities/batch/verify.ts');
-        const checks = await checkBatchesAgainstProvider(runDir, basename(runDir), process.env);
+        const { checkBatchesAgainstProvider, checkEmbedBatchesAgainstProvider } = await import('../../activities/batch/verify.ts');
+        // Generation's batches (hasGenerationCalls: an embedding-only run has none) and embedding's.
+        const checks = [
+          ...(generation ? await checkBatchesAgainstProvider(runDir, basename(runDir), process.env) : []),
+          ...(await checkEmbedBatchesAgainstProvider(runDir, basename(runDir), process.env)),
+        ];
         const bad = checks.flatMap((c) => c.differences.map((d) => `${c.batch_id} (${c.round}): ${d}`));
         const total = checks.reduce((s, c) => s + c.cost_usd, 0);
         console.log(`\nprovider files of ${checks.length} ingested batches: ${checks.reduce((s, c) => s + c.answered, 0)} answered requests, $${total.toFixed(6)} at batch prices; ${bad.length ? `${bad.length} differences from the ledger:` : 'the ledger matches them request by request'}`);

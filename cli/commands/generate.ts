@@ -30,6 +30,7 @@ import { EXIT_CODES, InfraFault } from '../../activities/faults.ts';
 import { runBuildStage } from '../buildStage.ts';
 import { runBatchBenchmark } from './generateBatch.ts';
 import { loadBatchPriceTable } from '../../activities/batch/prices.ts';
+import { BATCH_PROVIDERS } from '../../activities/batch/providerBatches.ts';
 import { checkProfile } from '../options.ts';
 
 export interface CommonOpts {
@@ -118,7 +119,7 @@ export function registerGenerate(program: Command): void {
     .option('--per-domain <n>', 'triples to ask for per domain', '100')
     .option('--domains <list>', 'comma-separated domains', DOMAINS.join(','))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'registry.v1')
-    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai; see docs/batch.md)')
+    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai, anthropic; see docs/batch.md)')
     .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string; batch?: boolean }) => {
       const settings = llmSettings(o.provider, o);
       if (o.batch) checkBatchSettings(settings);
@@ -147,7 +148,7 @@ export function registerGenerate(program: Command): void {
     .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
     .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
-    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai; see docs/batch.md)")
+    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai, anthropic; see docs/batch.md)")
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string; batch?: boolean }) => {
       await checkProfile(o.profile);
       const runDir = resolveRunDir(o.run);
@@ -206,7 +207,7 @@ export function registerGenerate(program: Command): void {
 
 /** --batch needs a provider whose batch API generation uses, and a batch price: refused before anything starts. */
 function checkBatchSettings(s: LlmSettings): void {
-  if (s.provider !== 'openai') throw new CliError(`--batch: generation uses openai's Batch API only so far (got ${s.provider}); run without --batch`, EXIT_CODES.usage);
+  if (!BATCH_PROVIDERS.includes(s.provider)) throw new CliError(`--batch: generation uses the batch APIs of ${BATCH_PROVIDERS.join(', ')} (got ${s.provider}); run without --batch`, EXIT_CODES.usage);
   if (!hasPrice(loadBatchPriceTable(), s.provider, s.model)) throw new CliError(`--batch: data/prices.json has no batch price for "${s.provider}/${s.model}" (under "batch" → "models"): add it first`, EXIT_CODES.usage);
 }
 

@@ -5,7 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
@@ -14,7 +16,9 @@ import { embedRangeHere, embedWorkers } from './embedWorkers.ts';
 import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { writeEmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { embedBatchStoreAt } from '../../activities/batch/embedStore.ts';
+import { checkEmbedBatchesAgainstProvider } from '../../activities/batch/verify.ts';
 import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
+import { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import { formatBatches } from '../../cli/commands/batchStatus.ts';
 import { embedSweep, type EmbedSweepInput } from '../../workflows/embedSweep.ts';
 import { writeTinyBenchmark } from './sweep-fixture.ts';
@@ -52,6 +56,8 @@ function invoice(run: string) {
   const tokens = lines.reduce((a, r) => a + (r.billed_tokens ?? 0), 0);
   return { batches: ids.size, lines: lines.length, texts, usd: (tokens * PRICE * 0.5) / 1e6 };
 }
+
+const pick = (s: { texts: number; unique_texts: number; cached: number; embedded: number }) => ({ texts: s.texts, unique_texts: s.unique_texts, cached: s.cached, embedded: s.embedded });
 
 function matrices(runDir: string) {
   return ['queries', 'corpus'].map((n) => readMatrix(join(runDir, 'embeddings', 'oa-small', `${n}.arrow`)));
@@ -91,10 +97,14 @@ test('embed --batch: the same vectors as the real-time path, each text billed on
   assert.equal(audit.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
   assert.ok(inv.usd > 0);
   assert.equal(res.results[0].stats!.cost_usd.toFixed(12), inv.usd.toFixed(12));
+  // The sweep's counts, as the real-time path reports them: every text of the benchmark, none found cached.
+  assert.deepEqual(pick(res.results[0].stats!), { texts: 60, unique_texts: 60, cached: 0, embedded: 60 });
 
   // A rerun finds round 1 ingested and nothing missing: no batch, no request.
   const n = server.requests.length;
-  assert.equal((await run()).results[0].status, 'ok');
+  const rerun = await run();
+  assert.equal(rerun.results[0].status, 'ok');
+  assert.deepEqual(pick(rerun.results[0].stats!), { texts: 60, unique_texts: 60, cached: 60, embedded: 0 });
   assert.equal(server.requests.length, n);
   assert.equal(invoice('bt').batches, 1);
 });
@@ -116,6 +126,8 @@ test('embed --batch: the workflow lost while polling: a new sweep adopts the rec
   server.batches.delayMs = 0;
   const res = await t.client.workflow.execute(embedSweep, { taskQueue: queues.default, workflowId: `eb-lost2-${queues.prefix}`, args });
   assert.equal(res.results[0].status, 'ok', res.results[0].reason ?? '');
+  // The adopted batch's texts were not in the cache when this sweep began: embedded by it, not cached.
+  assert.deepEqual(pick(res.results[0].stats!), { texts: 60, unique_texts: 60, cached: 0, embedded: 60 });
   const inv = invoice('lost');
   assert.equal(inv.batches, 1);
   assert.equal(inv.texts.length, 60);
@@ -178,4 +190,61 @@ test('embed --batch activities: a kill before the create and one after it (answe
   assert.equal(writeEmbeddingAudit(p.runDir)!.totals.cost_usd.toFixed(12), inv.usd.toFixed(12));
   await s.acts.closeEmbedResources();
   await p.acts.closeEmbedResources();
+});
+
+test('audit --check-batches on embedding batches: the provider files match the ledger line by line; a ledger row changed or missing is one line each and exit 1', async () => {
+  const s = setup('check');
+  const config = (await s.acts.embedPlan({ runDir: s.runDir, configIds: ['oa-small'], configFiles: [s.cfgFile] })).configs[0].config;
+  const r1 = { runDir: s.runDir, config, round: 1 };
+  server.batches.delayMs = 0;
+  const sub = await s.acts.embedBatchSubmit(r1);
+  await s.acts.embedBatchPoll(r1);
+  await s.acts.embedBatchIngest(r1);
+  await s.acts.closeEmbedResources();
+  const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseUrls.openai };
+  const [ok] = await checkEmbedBatchesAgainstProvider(s.runDir, 'check', env);
+  assert.deepEqual(ok.differences, []);
+  assert.equal(ok.answered, sub.requests);
+  assert.equal(ok.cost_usd.toFixed(12), invoice('check').usd.toFixed(12), "the provider's files priced = the invoice");
+
+  // The ledger altered after ingestion: one line's tokens raised, another line's row gone.
+  const db = new Database(join(s.runDir, 'ledger.sqlite'));
+  const ids = (db.prepare(`SELECT id FROM embed_batches WHERE run_id='check' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+  db.prepare(`UPDATE embed_batches SET tokens_reported = tokens_reported + 1 WHERE id=?`).run(ids[0]);
+  db.prepare(`DELETE FROM embed_batch_texts WHERE batch_row=?`).run(ids[1]);
+  db.prepare(`DELETE FROM embed_batches WHERE id=?`).run(ids[1]);
+  db.close();
+  const [bad] = await checkEmbedBatchesAgainstProvider(s.runDir, 'check', env);
+  assert.equal(bad.differences.length, 2);
+  assert.match(bad.differences[0], /^1-1 \(query, 7 texts\): provider answered 7 vectors, \d+ tokens .*; ledger ok 7 texts, \d+ tokens/);
+  assert.match(bad.differences[1], /^1-2 \(query, 7 texts\): no ledger row$/);
+
+  const bin = new URL('../../bin/execretrieval.js', import.meta.url).pathname;
+  // Asynchronously: the fake provider answering the CLI runs in this process.
+  const cli = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [bin, 'audit', '--run', s.runDir, '--check-batches'], { encoding: 'utf8', env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+  });
+  assert.equal(cli.status, 1, cli.stderr);
+  const lines = cli.stdout.split('\n').filter((l) => l.startsWith(`  ${sub.batch_id} (embed:oa-small:1): `));
+  assert.equal(lines.length, 2, cli.stdout);
+  assert.match(cli.stdout, /provider files of 1 ingested batches: 9 answered requests, \$[0-9.]+ at batch prices; 2 differences from the ledger:/);
+});
+
+test("a ledger whose embed_provider_batches predates the recorded configuration: opened, the column is added and its old rows read with no configuration", () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'embed-batch-old-')), 'ledger.sqlite');
+  const db = new Database(path);
+  db.exec(`CREATE TABLE embed_provider_batches (
+    run_id TEXT NOT NULL, config_id TEXT NOT NULL, round INTEGER NOT NULL, status TEXT NOT NULL, provider TEXT NOT NULL, model TEXT NOT NULL,
+    requests_sha256 TEXT NOT NULL, requests TEXT NOT NULL, request_count INTEGER NOT NULL, cost_usd_max REAL NOT NULL,
+    batch_id TEXT, input_file_id TEXT, output_file_id TEXT, error_file_id TEXT, provider_status TEXT,
+    prepared_at TEXT NOT NULL, submitted_at TEXT, ended_at TEXT, ingested_at TEXT, PRIMARY KEY (run_id, config_id, round));
+    INSERT INTO embed_provider_batches (run_id, config_id, round, status, provider, model, requests_sha256, requests, request_count, cost_usd_max, prepared_at)
+    VALUES ('old', 'oa-small', 1, 'preparing', 'openai', 'text-embedding-3-small', 'x', '[]', 0, 0, '2026-12-01T00:00:00Z');`);
+  db.close();
+  const store = embedBatchStoreAt(path);
+  assert.equal(store.get('old', 'oa-small', 1)!.config, null);
+  assert.ok(store.prepare({ run_id: 'old', config_id: 'oa-small', round: 2, provider: 'openai', model: 'text-embedding-3-small', requests_sha256: 'y', requests: [], config: EmbeddingConfig.parse(CONFIGS.configs[0]) }));
+  assert.equal(store.get('old', 'oa-small', 2)!.config!.price_usd_per_million_tokens, PRICE);
 });

@@ -7,11 +7,13 @@
  *  - billing: one billed request per (entry, attempt), each in exactly one batch;
  *  - the audit equals the invoice at batch prices.
  * The second test loses the provider's answer at each step (upload, create, status, output download) and stops
- * the worker while the workflow waits on its timer: still one batch per round, and the same three checks.
+ * the worker while the workflow waits on its timer: still one batch per round, and the same three checks. Then a
+ * worker process SIGKILLed after the create (before its id is recorded), while the workflow polls a running batch,
+ * and inside the ingest transaction (a trigger stalls it after 2 of its 4 rows: test/support/stallTransaction.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer, type LoggedRequest } from '../fake-provider/llm-server.ts';
@@ -19,10 +21,13 @@ import { benchmarkInput, FAST as FAST_OVERRIDES, writeRegistry } from './genSupp
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { batchBenchmark, type BatchBenchmarkInput } from '../../workflows/batchBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
-import { BatchStore } from '../../activities/batch/store.ts';
+import { BatchStore, readBatchRows } from '../../activities/batch/store.ts';
+import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.ts';
 import { auditRun } from '../../core/generation/audit.ts';
+import { checkBatchesAgainstProvider } from '../../activities/batch/verify.ts';
 import type { EntryResult } from '../../core/generation/types.ts';
 import type { TaskQueues } from '../../temporal.config.ts';
+import type { FakeBatch } from '../fake-provider/batch-api.ts';
 
 let t: TestTemporal;
 let fake: FakeLlmServer;
@@ -66,9 +71,11 @@ function entryFile(runDir: string, id: string): EntryResult {
 }
 
 /** The invariants every batch run must keep, whatever was killed on the way. */
-function checkBatchRun(runDir: string, runId: string) {
-  // Every batch the provider holds for this run (by the metadata it was created with), and what it billed.
-  const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+function checkBatchRun(runDir: string, runId: string, opts: { created?: FakeBatch[]; price?: { input: number; output: number } } = {}) {
+  // Every batch the provider holds for this run (by the metadata it was created with; Anthropic's carry none, so the
+  // test names them), and what it billed.
+  const created = opts.created ?? fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+  const price = opts.price ?? BATCH_PRICE;
   const ids = new Set(created.map((b) => b.id));
   const billed = fake.log.filter((l: LoggedRequest) => l.batch_id && ids.has(l.batch_id) && l.usage);
   const ledger = new Ledger(join(runDir, 'ledger.sqlite'));
@@ -83,10 +90,10 @@ function checkBatchRun(runDir: string, runId: string) {
     // Every batch the provider holds for this run is one recorded round; no round was created twice.
     const rows = store.list(runId);
     assert.deepEqual(created.map((b) => b.id).sort(), rows.map((r) => r.batch_id).sort());
-    assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
+    if (!opts.created) assert.equal(new Set(created.map((b) => b.metadata!.execretrieval_round)).size, created.length, 'one batch per round');
     assert.ok(rows.every((r) => r.status === 'ingested'));
     // Audit = invoice, at batch prices, to a millionth of a cent.
-    const invoice = billed.reduce((s, l) => s + (l.usage!.input_tokens * BATCH_PRICE.input + l.usage!.output_tokens * BATCH_PRICE.output) / 1e6, 0);
+    const invoice = billed.reduce((s, l) => s + (l.usage!.input_tokens * price.input + l.usage!.output_tokens * price.output) / 1e6, 0);
     const audit = auditRun(calls);
     assert.ok(Math.abs(audit.totals.cost_usd - invoice) < 1e-8, `audit $${audit.totals.cost_usd} vs invoice $${invoice}`);
     assert.equal(audit.totals.lost_calls, 0);
@@ -224,6 +231,106 @@ test('SIGKILL of the worker process after the provider created the batch and bef
   assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'the batch created before the kill was adopted');
   const { rounds } = checkBatchRun(runDir, runId);
   assert.equal(rounds, 1);
+});
+
+test('SIGKILL of the worker process while the workflow polls a running batch: a fresh worker resumes the same workflow; one batch, nothing paid twice, audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `pollkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  writeRegistry(runDir, 4, 'batchpoll');
+  fake.batch.delayMs = 600_000; // still running at the provider when the worker dies
+  const retrieves = fake.batch.calls.retrieve;
+  const child = await t.spawnWorker(queues.prefix, fake.env);
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  const ledger = join(runDir, 'ledger.sqlite');
+  await until(() => existsSync(ledger) && readBatchRows(ledger, runId)[0]?.status === 'submitted' && fake.batch.calls.retrieve - retrieves >= 2, 120_000, 'the batch polled twice');
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  fake.batch.delayMs = 0;
+  const created = fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId);
+  assert.equal(created.length, 1);
+  created[0].ends_ms = Date.now(); // the provider finishes it while no worker runs
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const r = await handle.result();
+  assert.equal(r.tally.accepted, 4);
+  assert.equal(fake.batch.batches.filter((b) => b.metadata?.execretrieval_run === runId).length, 1, 'polled again, never submitted again');
+  assert.equal(checkBatchRun(runDir, runId).rounds, 1);
+});
+
+test('SIGKILL of the worker process inside the ingest transaction (2 of 4 ledger rows written): nothing committed; the retried ingestion writes each row once; audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  const runId = `ingestkill-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  writeRegistry(runDir, 4, 'batchingest');
+  const ledger = join(runDir, 'ledger.sqlite');
+  new Ledger(ledger).close(); // the calls table, for the trigger
+  armStall(ledger, 'calls', 2);
+  const child = await t.spawnWorker(queues.prefix, fake.env);
+  const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
+  // The batch has ended and ingestion holds the ledger's write lock: the transaction is open, stalled after 2 rows.
+  await until(() => readBatchRows(ledger, runId)[0]?.status === 'ended' && writerBusy(ledger), 120_000, 'the ingest transaction open');
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  const l = new Ledger(ledger);
+  try {
+    assert.equal(l.calls(runId).length, 0, 'no row of the killed transaction committed');
+  } finally {
+    l.close();
+  }
+  assert.equal(readBatchRows(ledger, runId)[0].status, 'ended', 'not marked ingested');
+  disarmStall(ledger);
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const r = await handle.result();
+  assert.equal(r.tally.accepted, 4);
+  assert.equal(checkBatchRun(runDir, runId).rounds, 1);
+});
+
+test('anthropic generator through Message Batches: same outcomes and release as the real-time path, the create answer lost (found again through the list and the results by the key in each custom_id), audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const settings = { provider: 'anthropic' as const, model: 'claude-sonnet-4-6', endpoint: 'messages', reasoning_effort: 'low', max_output_tokens: 8000 };
+  const generator = { kind: 'llm' as const, settings, promptId: 'entry.v1' };
+  const rtId = `an-rt-${queues.prefix}`;
+  const rtDir = join(t.tmp, rtId);
+  const rtEntries = writeRegistry(rtDir, 6, 'anbatch');
+  fake.script(rtEntries[1].function_name, ['gate_fail', 'good']);
+  await t.client.workflow.execute(buildBenchmark, { taskQueue: queues.default, workflowId: `${rtId}/benchmark`, args: [benchmarkInput(rtId, rtDir, queues, { pageSize: 50, generator })] });
+
+  const runId = `an-batch-${queues.prefix}`;
+  const runDir = join(t.tmp, runId);
+  const entries = writeRegistry(runDir, 6, 'anbatch');
+  fake.script(entries[1].function_name, ['gate_fail', 'good']);
+  const before = fake.batch.batches.length;
+  const logged = fake.log.length;
+  const calls0 = { ...fake.batch.calls };
+  // Round 1's create reaches the provider and its answer is lost: the retry must find that batch, not make another.
+  fake.batch.dropNext('create');
+  fake.batch.delayMs = 300;
+  const r = await t.client.workflow.execute(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues, { generator })] });
+  fake.batch.delayMs = 0;
+  assert.equal(r.tally.accepted, 6);
+  assert.equal(fake.log.slice(logged).filter((l) => !l.batch_id).length, 0, 'no real-time request');
+  const created = fake.batch.batches.slice(before);
+  assert.ok(created.every((b) => b.provider === 'anthropic'));
+  assert.ok(created.every((b) => b.requests.every((q) => /^k[0-9a-f]{24}_\d+-\d+$/.test(q.custom_id))), "each custom_id carries the round's key");
+  for (const e of entries) {
+    const a = entryFile(rtDir, e.entry_id);
+    const b = entryFile(runDir, e.entry_id);
+    assert.equal(b.status, a.status, e.entry_id);
+    assert.deepEqual(b.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), a.attempts.map((x) => [x.attempt_no, x.outcome, x.reasons, x.usage]), e.entry_id);
+  }
+  assert.deepEqual(release(runDir), release(rtDir));
+  // Round 1 (6 requests, its create answer lost and the batch adopted), round 2 (the rejected entry again).
+  const { rounds } = checkBatchRun(runDir, runId, { created, price: PRICES.batch.models['anthropic/claude-sonnet-4-6'] });
+  assert.equal(rounds, 2);
+  assert.equal(created.length, 2, 'the batch whose create answer was lost was adopted, not created again');
+  assert.ok(fake.batch.calls.list - calls0.list >= 1, 'the preparing round asked the list');
+  assert.ok(fake.batch.calls.results - calls0.results >= 3, "the candidate's results read to find the key (then each round's ingestion)");
+  // audit --check-batches reads Message Batches' results again: the ledger matches them.
+  const checks = await checkBatchesAgainstProvider(runDir, runId, fake.env);
+  assert.equal(checks.length, 2);
+  assert.deepEqual(checks.flatMap((c) => c.differences), []);
+  assert.equal(checks.reduce((a, c) => a + c.answered, 0), 7);
 });
 
 test('generate registry through batches: every domain in round 1, the malformed one again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {

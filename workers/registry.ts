@@ -104,18 +104,19 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
     // The generation and pipeline exec activities share one oracle (one sandbox pool, one cache handle): two would double the fork servers.
     create: () => {
       const oracle = lazyOracle();
-      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }), ...createBatchExecActivities({ oracle: oracle.get }) }, close: oracle.close };
+      return { activities: { ...createExecActivities({ oracle: oracle.get }), ...createPipelineExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
   PIPELINE_COORDINATOR,
   {
     queue: 'default',
     name: 'generation:finalize',
-    // The release files are written beside the run's entries, so finalising is the coordinator's (it gates the
-    // whole accepted set on an oracle of its own, opened on first use).
+    // What reads and writes the run's entries and ledger beside the gate is the coordinator's, on an oracle of its
+    // own (opened on first use): finalising (the release files) and judging a batch's answers (the stored answer
+    // in, the entry file out). The real-time path's gate needs no folder and stays on the exec queue.
     create: () => {
       const oracle = lazyOracle();
-      return { activities: { finalizeBenchmark: createExecActivities({ oracle: oracle.get }).finalizeBenchmark }, close: oracle.close };
+      return { activities: { finalizeBenchmark: createExecActivities({ oracle: oracle.get }).finalizeBenchmark, ...createBatchExecActivities({ oracle: oracle.get }) }, close: oracle.close };
     },
   },
 ];

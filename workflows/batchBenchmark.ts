@@ -42,11 +42,11 @@ export interface BatchBenchmarkResult {
 
 export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchBenchmarkResult> {
   const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
-  const exec = proxyActivities<ExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
   // The release is written where the run folder is: on the coordinator (the default queue), with the exec class's
   // timeouts; its gate over the whole set runs on the coordinator's own oracle (verdicts from its cache where it has them).
   const finalizer = proxyActivities<Pick<ExecActivities, 'finalizeBenchmark'>>(activityOptions('default', input.queues, { ...ACTIVITY_CLASSES.exec, ...input.activityOverrides?.exec }));
-  const judge = proxyActivities<BatchExecActivities>(activityOptions('exec', input.queues, input.activityOverrides?.exec));
+  // Judging reads the stored answer and writes the entry file: the coordinator's, on its own oracle (workers/registry.ts).
+  const judge = proxyActivities<BatchExecActivities>(activityOptions('default', input.queues, { ...ACTIVITY_CLASSES.exec, ...input.activityOverrides?.exec }));
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const s = input.generator.settings;
   const base = (round: number): RoundInput => ({ runId: input.runId, runDir: input.runDir, round, source: input.source, settings: s, promptId: input.generator.promptId, maxAttempts: input.maxAttempts, budget: input.budget });
@@ -63,7 +63,7 @@ export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchB
     const sub = budgetStopped ? { batch_id: null, requests: 0, budget_refused: 0 } : await runBatchRound(batch, base(round), { firstMs: input.pollFirstMs, maxMs: input.pollMaxMs });
     if (sub.budget_refused > 0) budgetStopped = true;
     const pending = await batch.pendingJudgements({ runDir: input.runDir, runId: input.runId });
-    // Judged in chunks (parse, gate, write: on the exec queue, only counts come back), one activity per chunk.
+    // Judged in chunks (parse, gate, write: on the coordinator, only counts come back), one activity per chunk.
     for (let i = 0; i < pending.length && infraFault === null; i += JUDGE_CHUNK) {
       try {
         await judge.judgeBatchedChunk({ runDir: input.runDir, runId: input.runId, source: input.source, profile: input.profile, settings: s, finishedAt: new Date(Date.now()).toISOString(), items: pending.slice(i, i + JUDGE_CHUNK), concurrency: input.concurrency });

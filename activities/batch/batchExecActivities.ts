@@ -1,5 +1,6 @@
 /**
- * The judging of a batched answer, on the `exec` queue (it needs the oracle): parse the answer the ledger holds,
+ * The judging of a batched answer, on the coordinator (the default queue, with an oracle of its own: it reads the
+ * run's ledger and writes entry files, workers/registry.ts): parse the answer the ledger holds,
  * run the five gates (the real-time path's gateEntry, unchanged), and write an accepted entry's file. Only the
  * outcome goes back to the workflow, never the task: a round of thousands of entries keeps the workflow's
  * history small (the real-time path gets the same from one child workflow per entry).

@@ -22,7 +22,7 @@ import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { armStall, disarmStall, writerBusy } from '../support/stallTransaction.ts';
 import { startFakeEmbeddingServer, type FakeEmbeddingServer } from '../fake-provider/embeddings-server.ts';
 import { writeTinyBenchmark } from '../embeddings/sweep-fixture.ts';
-import { createEmbedActivities } from '../../activities/embeddings/sweepActivities.ts';
+import { embedRangeHere, embedWorkers } from '../embeddings/embedWorkers.ts';
 import { readMatrix } from '../../activities/embeddings/matrix.ts';
 import { writeEmbeddingAudit } from '../../activities/embeddings/accounting.ts';
 import { readEmbedBatchRows } from '../../activities/batch/embedStore.ts';
@@ -78,8 +78,8 @@ const rowOf = (r: Run) => (existsSync(r.ledger) ? (readEmbedBatchRows(r.ledger, 
 
 /** In-process workers for the run's queues, with the run's cache and provider (after the kill). */
 function recover(r: Run) {
-  const acts = createEmbedActivities({ root: process.cwd(), env: r.env, cachePath: r.cachePath, baseUrls: r.server.baseUrls });
-  return t.startWorkers({ queues: r.queues, keys: ['default', 'embed'], providers: [{ queue: 'embed', name: 'embeddings', create: () => ({ activities: acts, close: acts.closeEmbedResources }) }] });
+  const acts = embedWorkers({ root: process.cwd(), env: r.env, cachePath: r.cachePath, baseUrls: r.server.baseUrls });
+  return t.startWorkers({ queues: r.queues, keys: ['default', 'embed'], providers: acts.providers() });
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -129,12 +129,12 @@ function checkRun(r: Run, reference: ReturnType<typeof matrices>) {
 test('embed --batch, 600 texts, the worker SIGKILLed before the create, after it, while polling and inside the ingest transaction: one batch each, every text billed once, audit = invoice, the real-time vectors', async () => {
   // The real-time path on the same benchmark and fake answers (activities called directly, a provider of its own).
   const rt = await setup('rt');
-  const rtActs = createEmbedActivities({ root: process.cwd(), env: rt.env, cachePath: rt.cachePath, baseUrls: rt.server.baseUrls });
-  const plan = await rtActs.embedPlan({ runDir: rt.runDir, configIds: ['oa-small'], configFiles: [rt.cfgFile] });
+  const rtActs = embedWorkers({ root: process.cwd(), env: rt.env, cachePath: rt.cachePath, baseUrls: rt.server.baseUrls });
+  const plan = await rtActs.coordinator.embedPlan({ runDir: rt.runDir, configIds: ['oa-small'], configFiles: [rt.cfgFile] });
   const config = plan.configs[0].config;
-  for (const b of plan.configs[0].batches) await rtActs.embedBatch({ runDir: rt.runDir, config, batch: b });
-  await rtActs.writeEmbeddingMatrices({ runDir: rt.runDir, config });
-  await rtActs.closeEmbedResources();
+  for (const b of plan.configs[0].batches) await embedRangeHere(rtActs, { runDir: rt.runDir, config, batch: b });
+  await rtActs.coordinator.writeEmbeddingMatrices({ runDir: rt.runDir, config });
+  await rtActs.close();
   const reference = matrices(rt.runDir);
   assert.equal(reference[0].ids.length + reference[1].ids.length, TEXTS);
 

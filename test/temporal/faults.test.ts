@@ -17,6 +17,7 @@ import { benchmarkInput, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
 import { createExecActivities } from '../../activities/generation/execActivities.ts';
+import { createBatchExecActivities } from '../../activities/batch/batchExecActivities.ts';
 import { generateEntryDirect } from '../generation/directGeneration.ts';
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { ACTIVITY_PROVIDERS, type ActivityProvider } from '../../workers/registry.ts';
@@ -52,7 +53,7 @@ const providers: ActivityProvider[] = [
   ...ACTIVITY_PROVIDERS.filter((p) => p.name !== 'generation:exec' && p.name !== 'generation:finalize'),
   { queue: 'exec', name: 'generation:exec', create: () => ({ activities: createExecActivities({ oracle: async () => switchable }) }) },
   // Finalising is the coordinator's (default queue), on an oracle of its own: the same switchable one here.
-  { queue: 'default', name: 'generation:finalize', create: () => ({ activities: { finalizeBenchmark: createExecActivities({ oracle: async () => switchable }).finalizeBenchmark } }) },
+  { queue: 'default', name: 'generation:finalize', create: () => ({ activities: { finalizeBenchmark: createExecActivities({ oracle: async () => switchable }).finalizeBenchmark, ...createBatchExecActivities({ oracle: async () => switchable }) } }) },
 ];
 
 const requestsFor = (e: RegistryEntry) => fake.log.filter((l) => l.subject === e.function_name).length;

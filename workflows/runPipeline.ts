@@ -56,9 +56,9 @@ export interface RunPipelineInput {
   /** Requests per exec batch (default 24; a batch is also at most 512 KB: stageFiles.ts). */
   batchSize?: number;
   /**
-   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`). The default, 256, keeps
-   * every worker busy: each takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the
-   * queue for whichever worker frees a slot first.
+   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`; default 256): each worker
+   * takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the queue for whichever worker
+   * frees a slot first. IN_FLIGHT_BYTES bounds them too, and binds first (~60–90 batches of 24).
    */
   batchesInFlight?: number;
   /** embed: hosted OpenAI configurations through OpenAI's Batch API (same vectors, half the price; docs/batch.md). */

@@ -8,6 +8,7 @@
  * corpus. MBPP: `--source mbpp` (the CLI, outside the namespaces, reads it; the workers need no source).
  * Run: node --import tsx bench/scale-out.ts [--source curated|mbpp|PATH] [--workers 1,2,3]
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,7 +88,9 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 const base = rows[0]?.wall_s ?? 1;
-console.log(`source ${values.source}: queries and corpus byte-identical across ${rows.map((r) => r.workers).join(', ')} worker(s)`);
+const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+const [queries, corpus] = (release ?? '\u0000').split('\u0000');
+console.log(`source ${values.source}: queries (${sha(queries)}…) and corpus (${sha(corpus)}…) byte-identical across ${rows.map((r) => r.workers).join(', ')} worker(s)`);
 console.log('workers  wall_s  vs_1  rounds  executions  history_events  runs  events/1000 exec  per worker  load');
 for (const r of rows) {
   console.log(`${String(r.workers).padStart(7)}  ${r.wall_s.toFixed(1).padStart(6)}  ${(base / r.wall_s).toFixed(2).padStart(4)}  ${String(r.rounds).padStart(6)}  ${String(r.executions).padStart(10)}  ${String(r.events).padStart(14)}  ${String(r.runs).padStart(4)}  ${(r.events / Math.max(1, r.executions) * 1000).toFixed(0).padStart(16)}  ${r.perWorker.join('/').padStart(10)}  ${r.load}`);

@@ -17,7 +17,7 @@
  * worker's activity is retried on another within its heartbeat timeout; a killed CLI or server leaves the
  * workflow in the server's database, and the same command attaches to it (same workflow id).
  */
-import { ApplicationFailure, ContinueAsNew, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, ContinueAsNew, condition, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineDefaultActivities, PipelineExecActivities, BuildStageOutput, ScoreStageOutput, StageAttempt } from '../activities/pipeline/pipelineActivities.ts';
 import type { PendingFile } from '../activities/pipeline/stageFiles.ts';
 import type { ReportedVerdict } from '../activities/pipeline/pipelineActivities.ts';
@@ -56,9 +56,9 @@ export interface RunPipelineInput {
   /** Requests per exec batch (default 24; a batch is also at most 512 KB: stageFiles.ts). */
   batchSize?: number;
   /**
-   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`). The default, 256, keeps
-   * every worker busy: each takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the
-   * queue for whichever worker frees a slot first.
+   * Exec batches in flight at once (`--batches-in-flight`, run file `batches_in_flight`; default 256): each worker
+   * takes at most EXEC_ACTIVITY_SLOTS (2 per core) at a time, and the rest wait on the queue for whichever worker
+   * frees a slot first. IN_FLIGHT_BYTES bounds them too, and binds first (~60–90 batches of 24).
    */
   batchesInFlight?: number;
   /** embed: hosted OpenAI configurations through OpenAI's Batch API (same vectors, half the price; docs/batch.md). */
@@ -103,11 +103,26 @@ interface RoundState {
 }
 
 /**
- * When a run continues as new (Temporal's limits: 51,200 events, 50 MB): at 10,000 events or 8 MB, or when the
- * server suggests it, at the next batch boundary; the batches in flight finish first (at 256 in flight of ~36 KB
- * each, a few MB more), so a run's history stays under ~12,000 events and ~30 MB whatever the run's size.
+ * When a run continues as new (Temporal's limits: 51,200 events, 50 MB): once the history, with what the batches
+ * in flight will still add, would pass 10,000 events or 8 MB, or when the server suggests it. A lane takes a batch
+ * only if the history can hold it, so the bound is a ceiling (measured: docs/scale-out-2026-12-02.md), not the
+ * point where lanes stop while 256 batches in flight still land (up to 3,000 events and, at 512 KB a batch, far
+ * past 50 MB).
  */
 export const HISTORY_BOUND = { events: 10_000, bytes: 8 * 1024 * 1024 };
+
+/**
+ * Request and verdict bytes in flight at once. Every batch's requests cross the workflow twice (the exchange's
+ * result, the batch's input) and its verdicts too (the batch's result, the next exchange's input), and one
+ * workflow task may receive or schedule all of those in flight: past gRPC's 4 MB message limit the task fails
+ * with GrpcMessageTooLarge and the server terminates the run (a 10,000-task build did, at 256 batches of ~25 KB
+ * in flight). A batch larger than this still goes, alone.
+ */
+export const IN_FLIGHT_BYTES = 2 * 1024 * 1024;
+/** What one batch adds to the history besides its bytes: the exchange and the batch, each scheduled, started and completed, with their workflow tasks. */
+const EVENTS_PER_BATCH = 12;
+/** A verdict's bytes as a batch returns it (key, outcomes, judges, times), rounded up: what the requests' byte range does not count. */
+const VERDICT_BYTES = 512;
 
 /** Settings that change how a run is carried out, not what it computes: left out of its workflow id. */
 // `batch` too: the same vectors at another price, so a run started in real time is attached to, not run twice.
@@ -198,13 +213,37 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     progress.batches_total = p.batches.length;
     progress.batches_done = r.nextBatch;
     let full = false;
+    // Batches taken and not yet done, and their bytes (requests and verdicts, one way): what will still cross the
+    // workflow and land in the history. Nothing in flight: the next batch always goes, so every run makes progress.
+    let busy = 0;
+    let ahead = 0;
+    const bytesOf = (k: number) => p.batches[k][1] - p.batches[k][0] + p.batches[k][2] * VERDICT_BYTES;
+    const over = () => full || r.nextBatch >= p.batches.length;
+    const fitsInFlight = () => busy === 0 || ahead + bytesOf(r.nextBatch) <= IN_FLIGHT_BYTES;
+    const fitsHistory = (bytes: number) => {
+      if (busy === 0) return true;
+      const i = workflowInfo();
+      return !i.continueAsNewSuggested && i.historyLength + (busy + 1) * EVENTS_PER_BATCH < bound.events && i.historySize + 2 * (ahead + bytes) < bound.bytes;
+    };
     const lane = async () => {
       let verdicts: ReportedVerdict[] = [];
-      while (!full && r.nextBatch < p.batches.length) {
+      for (;;) {
+        // Another lane may take the batch this one waited for: check again once woken.
+        while (!over() && !fitsInFlight()) await condition(() => over() || fitsInFlight());
+        if (over()) break;
+        const bytes = bytesOf(r.nextBatch);
+        if (!fitsHistory(bytes)) {
+          full = true;
+          break;
+        }
         const [start, end] = p.batches[r.nextBatch++];
+        busy++;
+        ahead += bytes;
         const { requests } = await local.pipelineExchange({ runDir: input.runDir, store: verdicts, read: { file: p.file, start, end } });
         const got = await exec.pipelineExecuteBatch({ paidBy: input.runDir, requests });
         verdicts = got.verdicts;
+        busy--;
+        ahead -= bytes;
         r.tally.run += got.run;
         r.tally.cached += got.cached;
         progress.batches_done++;

@@ -7,14 +7,17 @@ import { hostname } from 'node:os';
 import { embeddingBatchBound } from '../../core/generation/cost.ts';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
 import type { EmbeddingLedger } from '../ledger/embeddingLedger.ts';
-import { retryInfo } from './retry.ts';
 import { isInProcess } from '../../core/embeddings/inProcess.ts';
 
-/** Records one request around its send. `embedItems` calls `sending` just before, then `answered` or `failed`. */
+/**
+ * Records one request around its send: `sending` writes its `started` row before it may leave (the sweep's
+ * coordinator, at reservation), then `answered` or `failed` completes it with what came back.
+ */
 export interface BatchBook {
   sending(texts: readonly string[], hashes: readonly string[]): number;
-  answered(row: number, texts: readonly string[], tokens: number | null, latency_ms: number): void;
-  failed(row: number, err: unknown, latency_ms: number): void;
+  /** `chars`: characters sent (the estimate where the provider reports no usage); `worker`: who sent it, if not the reserver. */
+  answered(row: number, chars: number, tokens: number | null, latency_ms: number, worker?: string): void;
+  failed(row: number, err: { http_status: number | null; message: string }, latency_ms: number): void;
 }
 
 /** `host:pid` of this process, as the ledger records who sent a request. */
@@ -34,7 +37,7 @@ export function workerMayBeAlive(worker: string): boolean {
   }
 }
 
-/** Characters / 4: the estimate for providers that report no usage (the same rule as the sweep's stats). */
+/** Characters / 4: the estimate for providers that report no usage (the same rule as the ledger's, BatchBook.answered). */
 export const estimateTokens = (texts: readonly string[]) => Math.ceil(texts.reduce((a, t) => a + t.length, 0) / 4);
 
 /** Whether requests under this configuration leave the machine (in-process models bill nothing and are not rows). */
@@ -53,12 +56,12 @@ export function ledgerBook(
         provider: at.config.provider, model: at.config.model, hashes, ...bound, started_at: new Date().toISOString(), worker: WORKER_ID,
       });
     },
-    answered(row, texts, tokens, latency_ms) {
-      const estimated = tokens == null ? estimateTokens(texts) : null;
-      ledger.finishBatch(row, { tokens_reported: tokens, tokens_estimated: estimated, cost_usd: ((tokens ?? estimated!) * price) / 1e6, latency_ms });
+    answered(row, chars, tokens, latency_ms, worker) {
+      const estimated = tokens == null ? Math.ceil(chars / 4) : null;
+      ledger.finishBatch(row, { tokens_reported: tokens, tokens_estimated: estimated, cost_usd: ((tokens ?? estimated!) * price) / 1e6, latency_ms, ...(worker ? { worker } : {}) });
     },
     failed(row, err, latency_ms) {
-      ledger.failBatch(row, { http_status: retryInfo(err).status, error: err instanceof Error ? err.message : String(err), latency_ms });
+      ledger.failBatch(row, { http_status: err.http_status, error: err.message, latency_ms });
     },
   };
 }

@@ -5,8 +5,8 @@ import { l2Normalize } from '../../core/embeddings/vectors.ts';
 import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
 import { textHash, type EmbeddingCache } from './cache.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry.ts';
-import { checkBatch, type EmbedBatchResult, type EmbeddingProvider } from './types.ts';
-import { estimateTokens, type BatchBook } from './batchBook.ts';
+import { checkBatch, type EmbeddingProvider } from './types.ts';
+import { estimateTokens } from './batchBook.ts';
 
 export interface EmbedItem {
   id: string;
@@ -23,22 +23,6 @@ export interface EmbedItemsDeps {
   /** Called after each batch (Temporal heartbeats, progress bars). */
   onBatch?: (done: number, total: number) => void;
   log?: (msg: string) => void;
-  /** Records each request that leaves the machine in the run's ledger (the sweep passes one; see batchBook.ts). */
-  book?: BatchBook;
-}
-
-/** One request, booked before it is sent and completed when it returns (each retry is a request of its own). */
-async function send(provider: EmbeddingProvider, texts: string[], hashes: string[], side: Side, book: BatchBook | undefined): Promise<EmbedBatchResult> {
-  const row = book?.sending(texts, hashes);
-  const t0 = performance.now();
-  try {
-    const res = await provider.embed(texts, side);
-    if (row !== undefined) book!.answered(row, texts, res.tokens, performance.now() - t0);
-    return res;
-  } catch (e) {
-    if (row !== undefined) book!.failed(row, e, performance.now() - t0);
-    throw e;
-  }
 }
 
 /**
@@ -73,7 +57,7 @@ export async function embedItems(config: EmbeddingConfig, side: Side, items: rea
       const batch = missing.slice(b * config.batch_size, (b + 1) * config.batch_size);
       const texts = batch.map(([, t]) => t);
       const batchHashes = batch.map(([h]) => h);
-      const res = await withRetry(() => send(provider, texts, batchHashes, side, deps.book), deps.retry ?? DEFAULT_RETRY, (e) => {
+      const res = await withRetry(() => provider.embed(texts, side), deps.retry ?? DEFAULT_RETRY, (e) => {
         stats.retries++;
         deps.log?.(`${config.config_id}: batch ${b + 1}/${total}: ${e.info.status ?? 'connection error'}, retry ${e.attempt} in ${Math.round(e.delayMs)} ms`);
       }, deps.signal);

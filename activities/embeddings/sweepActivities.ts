@@ -216,26 +216,26 @@ export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
       const { config, result } = input;
       const fp = invocationFingerprint(config, input.side);
       const ledger = isHosted(config) ? ledgerOf(runDir) : null;
+      const book = ledger ? ledgerBook(ledger, { run_id: runIdOf(runDir), sweep_id: '', config, fingerprint: fp, side: input.side }) : null;
       const stats: StoredStats = { embedded: 0, batches: 0, tokens_reported: 0, tokens_estimated: 0, cost_usd: 0 };
       const price = config.price_usd_per_million_tokens ?? 0;
       result.answered.forEach((a, i) => {
         const req = input.requests[i];
         const vectors = decodeVectors(a.vectors, a.dims, req.hashes.length);
         getCache().putMany(config.config_id, fp, req.hashes.map((hash, j) => ({ hash, vector: vectors[j] })));
-        // The same rule as the real-time path's (batchBook.ts estimateTokens): characters / 4 where no usage is reported.
-        const estimated = a.tokens == null ? Math.ceil(req.chars / 4) : null;
-        const cost = ((a.tokens ?? estimated!) * price) / 1e6;
-        if (req.row != null) ledger!.finishBatch(req.row, { tokens_reported: a.tokens, tokens_estimated: estimated, cost_usd: cost, latency_ms: a.latency_ms, worker: result.worker });
+        if (req.row != null) book!.answered(req.row, req.chars, a.tokens, a.latency_ms, result.worker);
+        // The sweep's stats by the ledger's rule: characters / 4 where the provider reports no usage.
+        const estimated = a.tokens == null ? Math.ceil(req.chars / 4) : 0;
         stats.tokens_reported += a.tokens ?? 0;
-        stats.tokens_estimated += estimated ?? 0;
-        stats.cost_usd += cost;
+        stats.tokens_estimated += estimated;
+        stats.cost_usd += ((a.tokens ?? estimated) * price) / 1e6;
         stats.batches += 1;
         stats.embedded += req.hashes.length;
       });
       const f = result.failure;
       if (f && ledger) {
         const row = input.requests[f.index]?.row;
-        if (row != null) ledger.failBatch(row, { http_status: f.http_status, error: f.message, latency_ms: f.latency_ms });
+        if (row != null) book!.failed(row, { http_status: f.http_status, message: f.message }, f.latency_ms);
         ledger.dropUnsent(input.requests.slice(f.index + 1).flatMap((r) => (r.row == null ? [] : [r.row])));
       }
       return stats;

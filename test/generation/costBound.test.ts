@@ -17,10 +17,9 @@ import { generateEntryDirect } from './directGeneration.ts';
 import { Ledger, closeLedgers } from '../../activities/ledger/ledger.ts';
 import { EmbeddingLedger } from '../../activities/ledger/embeddingLedger.ts';
 import { ledgerBook } from '../../activities/embeddings/batchBook.ts';
-import { embedItems } from '../../activities/embeddings/embedItems.ts';
-import { EmbeddingCache } from '../../activities/embeddings/cache.ts';
+import { textHash } from '../../activities/embeddings/cache.ts';
 import { createProvider } from '../../activities/embeddings/providers/index.ts';
-import { invocationFingerprint } from '../../core/embeddings/prepare.ts';
+import { invocationFingerprint, prepareText, sideOf } from '../../core/embeddings/prepare.ts';
 import { PriceTable } from '../../core/generation/cost.ts';
 import { ENDPOINTS, type LlmProvider } from '../../core/generation/types.ts';
 import { loadRegistry } from '../../activities/embeddings/configs.ts';
@@ -81,15 +80,19 @@ for (const config of embeddingConfigs.map((c) => ({ ...c, batch_size: 1 }))) {
     const penv = { env: { [key]: 'k' }, modelRoot: join(dir, 'models'), baseUrls: emb.baseUrls };
     const ledgerPath = join(dir, `${config.config_id}.sqlite`);
     const ledger = new EmbeddingLedger(ledgerPath);
-    const cache = new EmbeddingCache(join(dir, `${config.config_id}-cache.sqlite`));
     const before = emb.requests.length;
     try {
       const items = ['def add(a, b):\n    return a + b\n', 'Return the sum — of two numbers, «unicode» included.', 'x'].map((text, i) => ({ id: String(i), text }));
-      await embedItems(config, 'document', items, {
-        cache,
-        provider: () => createProvider(config, penv),
-        book: ledgerBook(ledger, { run_id: 'r', sweep_id: 's', config, fingerprint: invocationFingerprint(config, 'document'), side: 'document' }),
-      });
+      // As the sweep books a request: its row (with the bound) written before it is sent, completed from the answer.
+      const book = ledgerBook(ledger, { run_id: 'r', sweep_id: 's', config, fingerprint: invocationFingerprint(config, 'document'), side: 'document' });
+      const provider = await createProvider(config, penv);
+      for (const it of items) {
+        const text = prepareText(sideOf(config, 'document'), it.text);
+        const row = book.sending([text], [textHash(text)]);
+        const res = await provider.embed([text], 'document');
+        book.answered(row, text.length, res.tokens, 0);
+      }
+      await provider.close?.();
       const sent = emb.requests.slice(before);
       const rows = ledger.batches('r');
       assert.equal(sent.length, 3);
@@ -105,7 +108,6 @@ for (const config of embeddingConfigs.map((c) => ({ ...c, batch_size: 1 }))) {
       });
     } finally {
       ledger.close();
-      cache.close();
       await emb.close();
     }
   });

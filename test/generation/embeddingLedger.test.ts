@@ -81,12 +81,12 @@ test('ledgerBook: cost from the provider\'s tokens, or characters / 4 where it r
     const config = { config_id: 'c', provider: 'gemini', model: 'm', price_usd_per_million_tokens: 0.15 } as EmbeddingConfig;
     const book = ledgerBook(l, { run_id: 'r', sweep_id: 's', config, fingerprint: 'fp', side: 'query' });
     const texts = ['twelve chars', 'abcd'];
-    book.answered(book.sending(texts, ['h1', 'h2']), texts, null, 5);
-    book.answered(book.sending(['x'], ['h3']), ['x'], 40, 5);
-    book.failed(book.sending(['y'], ['h4']), Object.assign(new Error('quota'), { status: 429 }), 5);
+    book.answered(book.sending(texts, ['h1', 'h2']), 16, null, 5);
+    book.answered(book.sending(['x'], ['h3']), 1, 40, 5, 'sender:7');
+    book.failed(book.sending(['y'], ['h4']), { http_status: 429, message: 'quota' }, 5);
     const [est, rep, refused] = l.batches('r');
     assert.deepEqual([est.tokens_reported, est.tokens_estimated, est.cost_usd], [null, 4, (4 * 0.15) / 1e6]);
-    assert.deepEqual([rep.tokens_reported, rep.tokens_estimated, rep.cost_usd], [40, null, (40 * 0.15) / 1e6]);
+    assert.deepEqual([rep.tokens_reported, rep.tokens_estimated, rep.cost_usd, rep.worker], [40, null, (40 * 0.15) / 1e6, 'sender:7']);
     assert.deepEqual([refused.status, refused.http_status], ['error', 429]);
     assert.deepEqual([...l.paidHashes('r', 'c', 'fp')].sort(), ['h1', 'h2', 'h3']);
     assert.deepEqual([...l.paidHashes('r', 'c', 'other-fp')], []);

@@ -4,9 +4,9 @@
  * Plan (which configurations can run here, the ranges of texts) → per configuration, its ranges fan out as child
  * workflows (embedChunk: reserve on the coordinator, send on an embed worker anywhere, store on the coordinator;
  * a few in flight at a time; one at a time for in-process models, which already use every core, and one
- * in-process model at a time) → its matrices are written → one report. A configuration that fails (no key, a provider that
- * keeps failing, a malformed answer) fails alone: its reason goes into the report and the others finish. The embedding cache makes a rerun or a
- * resumed run re-embed nothing already embedded.
+ * in-process model at a time) → its matrices are written → one report. A configuration that fails (no key, a
+ * provider that keeps failing, a malformed answer) fails alone: its reason goes into the report and the others
+ * finish. The embedding cache makes a rerun or a resumed run re-embed nothing already embedded.
  */
 import { proxyActivities, ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancellationScope, executeChild, sleep, workflowInfo } from '@temporalio/workflow';
 import type { EmbedCoordinatorActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
@@ -136,7 +136,7 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
       }
     }
     // The first failure of this configuration: no lane takes another range, and the ones in flight are cancelled
-  // (a child's send stops before its next request, a waiting retry at once; the lane waits until it has).
+    // (a child's send stops before its next request, a waiting retry at once; the lane waits until it has).
     let failure: { err: unknown } | null = null;
     const scope = new CancellationScope();
     try {

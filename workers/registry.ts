@@ -97,7 +97,8 @@ export const ACTIVITY_PROVIDERS: ActivityProvider[] = [
   EMBED_COORDINATOR,
   { queue: 'default', name: 'generation:default', create: () => ({ activities: createDefaultActivities(), close: closeLedgers }) },
   { queue: 'llm', name: 'generation:llm', create: (d) => ({ activities: createLlmActivities({ env: d.env }) }) },
-  { queue: 'llm', name: 'generation:batch', create: (d) => ({ activities: createBatchActivities({ env: d.env }), close: closeBatchStores }) },
+  // The Batch API's rounds write the run's ledger and batch records: the coordinator's, beside the run folder.
+  { queue: 'default', name: 'generation:batch', create: (d) => ({ activities: createBatchActivities({ env: d.env }), close: closeBatchStores }) },
   {
     queue: 'exec',
     name: 'generation:exec',

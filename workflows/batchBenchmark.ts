@@ -41,7 +41,9 @@ export interface BatchBenchmarkResult {
 }
 
 export async function batchBenchmark(input: BatchBenchmarkInput): Promise<BatchBenchmarkResult> {
-  const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
+  // Submitting, polling and ingesting write the run's ledger and batch records: the coordinator's (the default
+  // queue), with the llm class's timeouts; the work itself is at the provider, so no llm worker is needed.
+  const batch = proxyActivities<BatchActivities>({ ...llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm), taskQueue: input.queues.default });
   // The release is written where the run folder is: on the coordinator (the default queue), with the exec class's
   // timeouts; its gate over the whole set runs on the coordinator's own oracle (verdicts from its cache where it has them).
   const finalizer = proxyActivities<Pick<ExecActivities, 'finalizeBenchmark'>>(activityOptions('default', input.queues, { ...ACTIVITY_CLASSES.exec, ...input.activityOverrides?.exec }));

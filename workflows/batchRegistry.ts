@@ -19,7 +19,9 @@ export interface BatchRegistryInput extends GenerateRegistryInput {
 }
 
 export async function batchRegistry(input: BatchRegistryInput): Promise<GenerateRegistryResult & { rounds: number }> {
-  const batch = proxyActivities<BatchActivities>(llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm));
+  // Submitting, polling and ingesting write the run's ledger and batch records: the coordinator's (the default
+  // queue), with the llm class's timeouts; the work itself is at the provider, so no llm worker is needed.
+  const batch = proxyActivities<BatchActivities>({ ...llmActivityOptions(input.queues, input.providerPatienceMs ?? 600_000, input.activityOverrides?.llm), taskQueue: input.queues.default });
   const def = proxyActivities<DefaultActivities>(activityOptions('default', input.queues, input.activityOverrides?.default));
   const base = (round: number): RoundInput => ({
     runId: input.runId, runDir: input.runDir, round, registryPhase: { domains: input.domains, perDomain: input.perDomain },

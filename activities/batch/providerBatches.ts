@@ -1,12 +1,13 @@
 /**
- * The batch API of a generation's provider, behind one shape: OpenAI's Batch API (openaiBatch.ts) or Anthropic's
- * Message Batches (anthropicBatch.ts). batchActivities.ts records around these calls the same way for both.
+ * The batch API of a generation's provider, behind one shape: OpenAI's Batch API (openaiBatch.ts), Anthropic's
+ * Message Batches (anthropicBatch.ts) or Gemini's batch mode (geminiBatch.ts). batchActivities.ts records around these calls the same way for both.
  */
 import type { LlmSettings } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
 import { InvalidInputError } from '../llm/errors.ts';
 import type { ProviderEnv } from '../llm/providers.ts';
 import { anthropicBatchBody, anthropicBatches } from './anthropicBatch.ts';
+import { geminiBatchBody, geminiBatches } from './geminiBatch.ts';
 import { openaiBatchBody, openaiBatches, type BatchResult, type ProviderBatch } from './openaiBatch.ts';
 
 export interface ProviderBatchApi {
@@ -16,8 +17,8 @@ export interface ProviderBatchApi {
   /** The round's batch if the provider has it (created since `notBeforeMs`, `requests` requests, the round's metadata). */
   find(s: LlmSettings, e: ProviderEnv, metadata: Record<string, string>, notBeforeMs: number, requests: number): Promise<ProviderBatch | null>;
   retrieve(s: LlmSettings, e: ProviderEnv, batchId: string): Promise<ProviderBatch>;
-  /** Every request's result, by custom_id. */
-  results(s: LlmSettings, e: ProviderEnv, b: Pick<ProviderBatch, 'output_file_id' | 'error_file_id'> & { batch_id: string | null }, metadata: Record<string, string>): Promise<Map<string, BatchResult>>;
+  /** Every request's result, by custom_id (`requests`: the batch's, in the order they were sent). */
+  results(s: LlmSettings, e: ProviderEnv, b: Pick<ProviderBatch, 'output_file_id' | 'error_file_id'> & { batch_id: string | null; requests: { custom_id: string }[] }, metadata: Record<string, string>): Promise<Map<string, BatchResult>>;
 }
 
 const APIS: Record<string, ProviderBatchApi> = {
@@ -29,6 +30,13 @@ const APIS: Record<string, ProviderBatchApi> = {
     results: (s, e, b) => openaiBatches.results(s, e, b),
   },
   anthropic: { body: anthropicBatchBody, ...anthropicBatches },
+  gemini: {
+    body: geminiBatchBody,
+    create: geminiBatches.create,
+    find: (s, e, metadata, notBeforeMs) => geminiBatches.find(s, e, metadata, notBeforeMs),
+    retrieve: geminiBatches.retrieve,
+    results: (s, e, b) => geminiBatches.results(s, e, b),
+  },
 };
 
 /** Providers whose batch API generation uses. */

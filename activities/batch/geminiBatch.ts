@@ -1,0 +1,126 @@
+/**
+ * Gemini's batch mode (Gemini API `batches`, `models/{model}:batchGenerateContent`) through the official
+ * @google/genai SDK (`ai.batches.create/get/list`), behind the same four calls as openaiBatch.ts (create, find,
+ * retrieve, results), so batchActivities.ts records around it the same way.
+ *
+ * Requests go inline (`src` is a list of InlinedRequest, each the real-time call's parameters with
+ * `metadata.key` = our custom_id); results come back inline in the batch (`dest.inlinedResponses`, in input order,
+ * each with its metadata and either a GenerateContentResponse with its usageMetadata or an error). Inline input
+ * is limited to 20 MB per batch (Gemini batch-mode guide): a generation round's prompts are a few KB each, so
+ * several thousand requests fit; the uploaded-file form is not used.
+ *
+ * A Gemini batch carries no key-value metadata, but it has a display name: `execretrieval-<key>`, the key a hash of
+ * the metadata an OpenAI batch of the round would carry (run, round, requests hash). Finding the round's batch
+ * again after a create whose answer was lost: the batch with that display name created since our record.
+ *
+ * States (as the SDK maps them): JOB_STATE_PENDING, JOB_STATE_RUNNING; terminal JOB_STATE_SUCCEEDED,
+ * JOB_STATE_FAILED, JOB_STATE_CANCELLED, JOB_STATE_EXPIRED. Requests without a response in an ended batch
+ * (expired, cancelled, failed) did not run and are not billed.
+ */
+import { createHash } from 'node:crypto';
+import type { BatchJob, GenerateContentParameters, GoogleGenAI, InlinedResponse } from '@google/genai';
+import type { LlmSettings } from '../../core/generation/types.ts';
+import type { PromptMessages } from '../../core/generation/prompts.ts';
+import { classifyProviderError, ProviderError } from '../llm/errors.ts';
+import { geminiGenerateParams, geminiReply, type ProviderEnv } from '../llm/providers.ts';
+import type { BatchResult, ProviderBatch } from './openaiBatch.ts';
+
+const TERMINAL = new Set(['JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED', 'JOB_STATE_EXPIRED']);
+
+async function client(e: ProviderEnv): Promise<GoogleGenAI> {
+  const { GoogleGenAI } = await import('@google/genai');
+  return new GoogleGenAI({ apiKey: e.apiKey, httpOptions: { ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}), timeout: e.timeoutMs, retryOptions: { attempts: 1 } } });
+}
+
+/** The round's batch display name: a hash of its metadata (run, round, requests hash), so it names one round's requests. */
+export function geminiDisplayName(metadata: Record<string, string>): string {
+  return `execretrieval-${createHash('sha256').update(JSON.stringify(Object.entries(metadata).sort())).digest('hex').slice(0, 32)}`;
+}
+
+export function geminiBatchBody(s: LlmSettings, m: PromptMessages): unknown {
+  return geminiGenerateParams(s, m);
+}
+
+function toProviderBatch(b: BatchJob): ProviderBatch {
+  const state = b.state ?? 'JOB_STATE_UNSPECIFIED';
+  const ended = TERMINAL.has(state);
+  const end = b.endTime ?? b.updateTime;
+  return {
+    batch_id: b.name!,
+    input_file_id: null,
+    status: state,
+    ended,
+    // Inline batches answer inline; a file name here would be a responses file (not produced by inline input).
+    output_file_id: b.dest?.fileName ?? null,
+    error_file_id: null,
+    created_ms: Date.parse(b.createTime ?? ''),
+    ended_ms: ended && end ? Date.parse(end) : null,
+    errors: [],
+  };
+}
+
+async function sdk<T>(s: LlmSettings, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ProviderError) throw err;
+    throw classifyProviderError(err, s.provider, s.model);
+  }
+}
+
+/** One inlined response as our result: the reply and its usage, or the request's own error. */
+function resultOf(s: LlmSettings, id: string, r: InlinedResponse): BatchResult {
+  if (r.response) return { custom_id: id, ok: true, reply: geminiReply(r.response, s.model) };
+  const e = r.error as { code?: number; message?: string; status?: string } | undefined;
+  return { custom_id: id, ok: false, http_status: e?.code ?? null, error: `${s.provider}/${s.model}: batch request failed${e?.code ? ` with HTTP ${e.code}` : ''}: ${e?.status ?? 'error'}: ${e?.message ?? ''}`.trim() };
+}
+
+export const geminiBatches = {
+  async create(s: LlmSettings, e: ProviderEnv, requests: { custom_id: string; body: unknown }[], metadata: Record<string, string>): Promise<ProviderBatch> {
+    return sdk(s, async () => {
+      const inlined = requests.map((r) => {
+        const { contents, config } = r.body as GenerateContentParameters;
+        return { contents, config, metadata: { key: r.custom_id } };
+      });
+      return toProviderBatch(await (await client(e)).batches.create({ model: s.model, src: inlined, config: { displayName: geminiDisplayName(metadata) } }));
+    });
+  },
+
+  /**
+   * The round's batch, if the provider has it: the one named with the round's key, created since `notBeforeMs`.
+   * The list's order is not documented, so every page is read (the provider drops old batches, which bounds it).
+   */
+  async find(s: LlmSettings, e: ProviderEnv, metadata: Record<string, string>, notBeforeMs: number): Promise<ProviderBatch | null> {
+    const name = geminiDisplayName(metadata);
+    return sdk(s, async () => {
+      for await (const b of await (await client(e)).batches.list({ config: { pageSize: 100 } })) {
+        if (b.displayName === name && Date.parse(b.createTime ?? '') >= notBeforeMs) return toProviderBatch(b);
+      }
+      return null;
+    });
+  },
+
+  async retrieve(s: LlmSettings, e: ProviderEnv, batchId: string): Promise<ProviderBatch> {
+    return sdk(s, async () => toProviderBatch(await (await client(e)).batches.get({ name: batchId })));
+  },
+
+  /**
+   * Every request's result, by custom_id: each inlined response by its `metadata.key` (or, lacking it, its place:
+   * responses come in input order). A request with no response in an ended batch did not run: not billed.
+   */
+  async results(s: LlmSettings, e: ProviderEnv, b: { batch_id: string | null; requests?: { custom_id: string }[] }): Promise<Map<string, BatchResult>> {
+    return sdk(s, async () => {
+      const job = await (await client(e)).batches.get({ name: b.batch_id! });
+      if (job.dest?.fileName) throw new ProviderError(`${s.provider}/${s.model}: batch ${b.batch_id} answered in a file (${job.dest.fileName}); only inline batches are read`, false, null);
+      const out = new Map<string, BatchResult>();
+      (job.dest?.inlinedResponses ?? []).forEach((r, i) => {
+        const id = r.metadata?.key ?? b.requests?.[i]?.custom_id;
+        if (id !== undefined) out.set(id, resultOf(s, id, r));
+      });
+      for (const q of b.requests ?? []) {
+        if (!out.has(q.custom_id)) out.set(q.custom_id, { custom_id: q.custom_id, ok: false, http_status: null, error: `${s.provider}/${s.model}: batch request not run (${job.state ?? 'unknown state'})` });
+      }
+      return out;
+    });
+  },
+};

@@ -7,7 +7,8 @@
  * `metadata.key` = our custom_id); results come back inline in the batch (`dest.inlinedResponses`, in input order,
  * each with its metadata and either a GenerateContentResponse with its usageMetadata or an error). Inline input
  * is limited to 20 MB per batch (Gemini batch-mode guide): a generation round's prompts are a few KB each, so
- * several thousand requests fit; the uploaded-file form is not used.
+ * several thousand requests fit (a larger round is refused before it is recorded: checkGeminiInlineSize); the
+ * uploaded-file form is not used.
  *
  * A Gemini batch carries no key-value metadata, but it has a display name: `execretrieval-<key>`, the key a hash of
  * the metadata an OpenAI batch of the round would carry (run, round, requests hash). Finding the round's batch
@@ -21,9 +22,12 @@ import { createHash } from 'node:crypto';
 import type { BatchJob, GenerateContentParameters, GoogleGenAI, InlinedResponse } from '@google/genai';
 import type { LlmSettings } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
-import { classifyProviderError, ProviderError } from '../llm/errors.ts';
+import { classifyProviderError, InvalidInputError, ProviderError } from '../llm/errors.ts';
 import { geminiGenerateParams, geminiReply, type ProviderEnv } from '../llm/providers.ts';
 import type { BatchResult, ProviderBatch } from './openaiBatch.ts';
+
+/** Gemini's limit on a batch's inline requests (batch-mode guide: "total request size under 20MB"). */
+export const GEMINI_INLINE_LIMIT_BYTES = 20 * 1024 * 1024;
 
 const TERMINAL = new Set(['JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED', 'JOB_STATE_EXPIRED']);
 
@@ -39,6 +43,25 @@ export function geminiDisplayName(metadata: Record<string, string>): string {
 
 export function geminiBatchBody(s: LlmSettings, m: PromptMessages): unknown {
   return geminiGenerateParams(s, m);
+}
+
+/** The inlined requests of a round: each the real-time call's parameters, keyed by its custom_id. */
+function inlinedRequests(requests: { custom_id: string; body: unknown }[]) {
+  return requests.map((r) => {
+    const { contents, config } = r.body as GenerateContentParameters;
+    return { contents, config, metadata: { key: r.custom_id } };
+  });
+}
+
+/**
+ * Refuses a round too large to send inline, before anything is recorded or sent: Gemini would refuse the create,
+ * and the same round would be refused on every retry.
+ */
+export function checkGeminiInlineSize(requests: { custom_id: string; body: unknown }[], limit = GEMINI_INLINE_LIMIT_BYTES): void {
+  const bytes = Buffer.byteLength(JSON.stringify(inlinedRequests(requests)));
+  if (bytes > limit) {
+    throw new InvalidInputError(`--batch: this round's ${requests.length} Gemini requests are ${(bytes / 2 ** 20).toFixed(1)} MiB inline, over Gemini's ${(limit / 2 ** 20).toFixed(0)} MiB limit for inline batches; generate from a smaller registry per run, or without --batch`);
+  }
 }
 
 function toProviderBatch(b: BatchJob): ProviderBatch {
@@ -63,7 +86,7 @@ async function sdk<T>(s: LlmSettings, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ProviderError) throw err;
+    if (err instanceof ProviderError || err instanceof InvalidInputError) throw err;
     throw classifyProviderError(err, s.provider, s.model);
   }
 }
@@ -77,13 +100,8 @@ function resultOf(s: LlmSettings, id: string, r: InlinedResponse): BatchResult {
 
 export const geminiBatches = {
   async create(s: LlmSettings, e: ProviderEnv, requests: { custom_id: string; body: unknown }[], metadata: Record<string, string>): Promise<ProviderBatch> {
-    return sdk(s, async () => {
-      const inlined = requests.map((r) => {
-        const { contents, config } = r.body as GenerateContentParameters;
-        return { contents, config, metadata: { key: r.custom_id } };
-      });
-      return toProviderBatch(await (await client(e)).batches.create({ model: s.model, src: inlined, config: { displayName: geminiDisplayName(metadata) } }));
-    });
+    checkGeminiInlineSize(requests);
+    return sdk(s, async () => toProviderBatch(await (await client(e)).batches.create({ model: s.model, src: inlinedRequests(requests), config: { displayName: geminiDisplayName(metadata) } })));
   },
 
   /**

@@ -7,12 +7,14 @@ import type { PromptMessages } from '../../core/generation/prompts.ts';
 import { InvalidInputError } from '../llm/errors.ts';
 import type { ProviderEnv } from '../llm/providers.ts';
 import { anthropicBatchBody, anthropicBatches } from './anthropicBatch.ts';
-import { geminiBatchBody, geminiBatches } from './geminiBatch.ts';
+import { checkGeminiInlineSize, geminiBatchBody, geminiBatches } from './geminiBatch.ts';
 import { openaiBatchBody, openaiBatches, type BatchResult, type ProviderBatch } from './openaiBatch.ts';
 
 export interface ProviderBatchApi {
   /** One request's body: exactly what the real-time call sends. */
   body(s: LlmSettings, m: PromptMessages): unknown;
+  /** Refuses (InvalidInputError) a round the provider would refuse whatever the retry, before it is recorded. */
+  check?(requests: { custom_id: string; body: unknown }[]): void;
   create(s: LlmSettings, e: ProviderEnv, requests: { custom_id: string; body: unknown }[], metadata: Record<string, string>): Promise<ProviderBatch>;
   /** The round's batch if the provider has it (created since `notBeforeMs`, `requests` requests, the round's metadata). */
   find(s: LlmSettings, e: ProviderEnv, metadata: Record<string, string>, notBeforeMs: number, requests: number): Promise<ProviderBatch | null>;
@@ -32,6 +34,7 @@ const APIS: Record<string, ProviderBatchApi> = {
   anthropic: { body: anthropicBatchBody, ...anthropicBatches },
   gemini: {
     body: geminiBatchBody,
+    check: (requests) => checkGeminiInlineSize(requests),
     create: geminiBatches.create,
     find: (s, e, metadata, notBeforeMs) => geminiBatches.find(s, e, metadata, notBeforeMs),
     retrieve: geminiBatches.retrieve,

@@ -9,7 +9,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GoogleGenAI } from '@google/genai';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
-import { geminiBatches, geminiDisplayName } from '../../activities/batch/geminiBatch.ts';
+import { GEMINI_INLINE_LIMIT_BYTES, geminiBatches, geminiDisplayName } from '../../activities/batch/geminiBatch.ts';
+import { batchApiOf } from '../../activities/batch/providerBatches.ts';
 import { geminiGenerateParams, providerEnv } from '../../activities/llm/providers.ts';
 import { LlmSettings, THINKING_BUDGET } from '../../core/generation/types.ts';
 
@@ -121,4 +122,20 @@ test('our Gemini client: create with the round key as display name, found again 
   assert.equal(b.http_status, 400);
   // The thinking budget went into the batched request as in the real-time one.
   assert.equal(fake.batch.batches.find((x) => x.id === made.batch_id)!.requests[0].body.generationConfig.thinkingConfig.thinkingBudget, THINKING_BUDGET.low);
+});
+
+test("a round over Gemini's 20 MiB inline limit is refused before anything is sent (the provider would refuse it on every retry); one under it goes", async () => {
+  const s = LlmSettings.parse({ provider: 'gemini', model: MODEL, endpoint: 'generateContent', max_output_tokens: 8000 });
+  const env = providerEnv('gemini', fake.env);
+  const half = 'x'.repeat(Math.ceil(GEMINI_INLINE_LIMIT_BYTES / 2));
+  const big = [1, 2].map((n) => ({ custom_id: `1-${n}`, body: geminiGenerateParams(s, { system: 'sys', user: `Function name: gc_big${n}\n${half}` }) }));
+  const creates = fake.batch.calls.create;
+  await assert.rejects(geminiBatches.create(s, env, big, { execretrieval_run: 'run-big' }), /2 Gemini requests are 20\.\d MiB inline, over Gemini's 20 MiB limit/);
+  assert.throws(() => batchApiOf(s).check!(big), /over Gemini's 20 MiB limit/, 'the check submitRound runs before recording the round');
+  assert.equal(fake.batch.calls.create, creates, 'nothing sent');
+  const one = big.slice(0, 1);
+  batchApiOf(s).check!(one);
+  const made = await geminiBatches.create(s, env, one, { execretrieval_run: 'run-big' });
+  assert.equal(fake.batch.calls.create, creates + 1);
+  assert.ok(made.batch_id.startsWith('batches/'));
 });

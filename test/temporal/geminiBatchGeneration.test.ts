@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.ts';
 import { startFakeLlmServer, type FakeLlmServer } from '../fake-provider/llm-server.ts';
-import { benchmarkInput, writeRegistry } from './genSupport.ts';
+import { benchmarkInput, FAST, writeRegistry } from './genSupport.ts';
 import { buildBenchmark } from '../../workflows/buildBenchmark.ts';
 import { batchBenchmark, type BatchBenchmarkInput } from '../../workflows/batchBenchmark.ts';
 import { Ledger } from '../../activities/ledger/ledger.ts';
@@ -169,4 +169,28 @@ test('gemini: SIGKILL of the worker process after the provider created the batch
   const created = fake.batch.batches.slice(before);
   assert.equal(created.length, 1, 'the batch created before the kill was adopted');
   assert.equal(checkBatchRun(runDir, runId, created).rounds, 1);
+});
+
+test('gemini generate registry through batch mode: the malformed domain again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {
+  const queues = t.uniqueQueues();
+  await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
+  const domains = ['geometry', 'validation'];
+  const input = (runId: string) => ({ runId, runDir: join(t.tmp, runId), settings, promptId: 'registry.v1', domains, perDomain: 3, maxAttempts: 3, queues, activityOverrides: FAST });
+  const { generateRegistry } = await import('../../workflows/generateRegistry.ts');
+  const { batchRegistry } = await import('../../workflows/batchRegistry.ts');
+  const rtId = `gm-reg-rt-${queues.prefix}`;
+  fake.script('registry:validation', ['malformed', 'good']);
+  await t.client.workflow.execute(generateRegistry, { taskQueue: queues.default, workflowId: `${rtId}/registry`, args: [input(rtId)] });
+  const runId = `gm-reg-batch-${queues.prefix}`;
+  fake.script('registry:validation', ['malformed', 'good']);
+  const before = fake.batch.batches.length;
+  const r = await t.client.workflow.execute(batchRegistry, { taskQueue: queues.default, workflowId: `${runId}/registry`, args: [{ ...input(runId), pollFirstMs: 50, pollMaxMs: 400 }] });
+  assert.equal(r.rounds, 2);
+  assert.deepEqual(r.failed_domains, []);
+  assert.equal(readFileSync(join(t.tmp, runId, 'registry.jsonl'), 'utf8'), readFileSync(join(t.tmp, rtId, 'registry.jsonl'), 'utf8'));
+  const created = fake.batch.batches.slice(before);
+  const retried = fake.log.filter((l) => l.batch_id && ids(created).has(l.batch_id) && l.subject === 'registry:validation');
+  assert.equal(retried.length, 2);
+  assert.match(retried[1].prompt, /could not be used:[\s\S]*no JSON object/);
+  assert.equal(checkBatchRun(join(t.tmp, runId), runId, created).rounds, 2);
 });

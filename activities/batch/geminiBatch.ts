@@ -5,7 +5,9 @@
  *
  * Requests go inline (`src` is a list of InlinedRequest, each the real-time call's parameters with
  * `metadata.key` = our custom_id); results come back inline in the batch (`dest.inlinedResponses`, in input order,
- * each with its metadata and either a GenerateContentResponse with its usageMetadata or an error). Inline input
+ * each with its metadata and either a GenerateContentResponse with its usageMetadata or an error), or, for large
+ * results, in a responses file (`dest.fileName`, one `{key, response | error}` line per request) read through
+ * `ai.files.download`. Inline input
  * is limited to 20 MB per batch (Gemini batch-mode guide): a generation round's prompts are a few KB each, so
  * several thousand requests fit (a larger round is refused before it is recorded: checkGeminiInlineSize); the
  * uploaded-file form is not used.
@@ -19,6 +21,9 @@
  * (expired, cancelled, failed) did not run and are not billed.
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BatchJob, GenerateContentParameters, GoogleGenAI, InlinedResponse } from '@google/genai';
 import type { LlmSettings } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
@@ -73,7 +78,7 @@ function toProviderBatch(b: BatchJob): ProviderBatch {
     input_file_id: null,
     status: state,
     ended,
-    // Inline batches answer inline; a file name here would be a responses file (not produced by inline input).
+    // The responses file, when the batch answered in one (else its results are inline).
     output_file_id: b.dest?.fileName ?? null,
     error_file_id: null,
     created_ms: Date.parse(b.createTime ?? ''),
@@ -96,6 +101,29 @@ function resultOf(s: LlmSettings, id: string, r: InlinedResponse): BatchResult {
   if (r.response) return { custom_id: id, ok: true, reply: geminiReply(r.response, s.model) };
   const e = r.error as { code?: number; message?: string; status?: string } | undefined;
   return { custom_id: id, ok: false, http_status: e?.code ?? null, error: `${s.provider}/${s.model}: batch request failed${e?.code ? ` with HTTP ${e.code}` : ''}: ${e?.status ?? 'error'}: ${e?.message ?? ''}`.trim() };
+}
+
+/**
+ * A responses file's lines (Gemini answers large batches in a file: one JSON line per request, in input order,
+ * `{key, response}` or `{key, error}`), as inlined responses. The SDK's Node download writes to a path only.
+ */
+async function responsesFile(c: GoogleGenAI, fileName: string): Promise<InlinedResponse[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'gemini-batch-'));
+  try {
+    const path = join(dir, 'responses.jsonl');
+    await c.files.download({ file: fileName, downloadPath: path });
+    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l, i) => {
+      let line: { key?: string; response?: InlinedResponse['response']; error?: InlinedResponse['error'] };
+      try {
+        line = JSON.parse(l);
+      } catch {
+        throw new ProviderError(`${fileName} line ${i + 1}: not JSON`, true, null);
+      }
+      return { response: line.response, error: line.error, metadata: line.key === undefined ? undefined : { key: line.key } } as InlinedResponse;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export const geminiBatches = {
@@ -128,10 +156,11 @@ export const geminiBatches = {
    */
   async results(s: LlmSettings, e: ProviderEnv, b: { batch_id: string | null; requests?: { custom_id: string }[] }): Promise<Map<string, BatchResult>> {
     return sdk(s, async () => {
-      const job = await (await client(e)).batches.get({ name: b.batch_id! });
-      if (job.dest?.fileName) throw new ProviderError(`${s.provider}/${s.model}: batch ${b.batch_id} answered in a file (${job.dest.fileName}); only inline batches are read`, false, null);
+      const c = await client(e);
+      const job = await c.batches.get({ name: b.batch_id! });
+      const responses = job.dest?.fileName ? await responsesFile(c, job.dest.fileName) : (job.dest?.inlinedResponses ?? []);
       const out = new Map<string, BatchResult>();
-      (job.dest?.inlinedResponses ?? []).forEach((r, i) => {
+      responses.forEach((r, i) => {
         const id = r.metadata?.key ?? b.requests?.[i]?.custom_id;
         if (id !== undefined) out.set(id, resultOf(s, id, r));
       });

@@ -18,7 +18,10 @@
  *   GET  /v1beta/batches/<id>    GET /v1beta/batches?pageSize&pageToken {operations, nextPageToken}
  *   POST /v1beta/batches/<id>:cancel
  *   An ended batch holds its results inline, in input order: metadata.output.inlinedResponses.inlinedResponses
- *   [{response: GenerateContentResponse with usageMetadata, metadata} | {error: {code, message, status}, metadata}].
+ *   [{response: GenerateContentResponse with usageMetadata, metadata} | {error: {code, message, status}, metadata}];
+ *   or, with `geminiResultsAsFile` (as Gemini does for large results), in a responses file
+ *   (metadata.output.responsesFile = files/<id>, GET /v1beta/files/<id>:download?alt=media), one JSON line per
+ *   request in input order: {key, response} | {key, error}.
  *   The list is served oldest first: Gemini documents no order, so a client must not rely on one. Only inline
  *   input (the file form answers 400 here). An expired batch answers nothing (Gemini: an expired job has no
  *   results), whatever `expireAfter` says.
@@ -55,8 +58,9 @@ export interface FakeBatch {
   /** OpenAI: the batch's endpoint (`/v1/chat/completions`); Anthropic: `/v1/messages`; Gemini: `/v1beta/models/<model>:generateContent`. */
   endpoint: string;
   metadata: Record<string, string> | null;
-  /** Gemini: the batch's display name (its only user-set label). */
+  /** Gemini: the batch's display name (its only user-set label), and whether it answers in a file. */
   display_name: string | null;
+  results_as_file: boolean;
   /** Gemini: custom_id is the request's `metadata.key`, and `request_metadata` its whole metadata (echoed back). */
   requests: { custom_id: string; body: any; request_metadata?: Record<string, string> }[];
   input_file_id: string | null;
@@ -75,6 +79,8 @@ export interface FakeBatchApi {
   delayMs: number;
   /** Requests answered before a batch expires; the rest expire. null: batches never expire. */
   expireAfter: number | null;
+  /** Gemini: batches created while this is set answer in a responses file instead of inline. */
+  geminiResultsAsFile: boolean;
   /** Every batch created, in order (tests count creations: a kill must never make a second one). */
   readonly batches: FakeBatch[];
   /**
@@ -139,7 +145,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   const faults = new Map<BatchRoute, { kind: 'drop' } | { kind: 'hold'; arrived: () => void; released: Promise<void> }>();
   const calls: Record<BatchRoute, number> = { upload: 0, create: 0, retrieve: 0, list: 0, cancel: 0, content: 0, results: 0 };
   const api: FakeBatchApi = {
-    delayMs: 0, expireAfter: null, batches, handle, calls,
+    delayMs: 0, expireAfter: null, geminiResultsAsFile: false, batches, handle, calls,
     dropNext: (route) => void faults.set(route, { kind: 'drop' }),
     holdNext(route) {
       let arrived!: () => void;
@@ -162,6 +168,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     if (p === '/v1beta/batches') return 'list';
     if (/^\/v1beta\/batches\/[^/]+:cancel$/.test(p)) return 'cancel';
     if (/^\/v1beta\/batches\/[^/]+$/.test(p)) return 'retrieve';
+    if (/^\/v1beta\/files\/[^/]+:download$/.test(p)) return 'content';
     return null;
   }
 
@@ -295,7 +302,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   function newBatch(provider: FakeBatch['provider'], id: string, endpoint: string, requests: FakeBatch['requests'], metadata: FakeBatch['metadata'], input_file_id: string | null): FakeBatch {
     const now = Date.now();
     const b: FakeBatch = {
-      provider, id, created_ms: now, ends_ms: now + api.delayMs, endpoint, metadata, display_name: null, requests, input_file_id,
+      provider, id, created_ms: now, ends_ms: now + api.delayMs, endpoint, metadata, display_name: null, results_as_file: false, requests, input_file_id,
       expire_after: api.expireAfter, cancelled_ms: null, results: null, output_file_id: null, error_file_id: null, errors: [],
     };
     batches.push(b);
@@ -443,14 +450,19 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     const answered = [...(b.results?.values() ?? [])].filter((r) => r.kind === 'answered') as { kind: 'answered'; answer: Answer }[];
     const ok = answered.filter((r) => r.answer.status === 200).length;
     const endMs = b.results ? (b.cancelled_ms ?? b.ends_ms) : null;
-    // Results inline, in input order; a request that did not run (expired, cancelled) has none.
-    const output = b.results && state === 'BATCH_STATE_SUCCEEDED'
-      ? { inlinedResponses: { inlinedResponses: b.requests.map((q) => {
+    // Results in input order, inline or in a responses file; a request that did not run (expired, cancelled) has none.
+    const responses = b.results && state === 'BATCH_STATE_SUCCEEDED'
+      ? b.requests.map((q) => {
         const r = b.results!.get(q.custom_id)!;
         if (r.kind !== 'answered') return { metadata: q.request_metadata };
         return r.answer.status === 200 ? { response: r.answer.body, metadata: q.request_metadata } : { error: (r.answer.body as { error: unknown }).error, metadata: q.request_metadata };
-      }) } }
-      : undefined;
+      })
+      : null;
+    if (responses && b.results_as_file && !b.output_file_id) {
+      const lines = responses.map(({ metadata: m, ...r }) => JSON.stringify({ key: m?.key, ...r }));
+      b.output_file_id = addFile('batch_output', `${b.id}-responses.jsonl`, Buffer.from(lines.join('\n') + '\n')).id;
+    }
+    const output = responses ? (b.results_as_file ? { responsesFile: `files/${b.output_file_id}` } : { inlinedResponses: { inlinedResponses: responses } }) : undefined;
     const metadata = {
       '@type': GEMINI_OP, model: `models/${b.endpoint.split('/')[3].split(':')[0]}`, displayName: b.display_name, name: b.id,
       createTime: iso(b.created_ms), updateTime: iso(endMs ?? b.created_ms), ...(endMs !== null ? { endTime: iso(endMs) } : {}),
@@ -474,6 +486,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
       const requests = inlined.map((r, i) => ({ custom_id: r.metadata?.key ?? String(i), body: r.request, request_metadata: r.metadata }));
       const b = newBatch('gemini', `batches/fake${String(++seq).padStart(6, '0')}`, `/v1beta/models/${g[1]}:generateContent`, requests, null, null);
       b.display_name = batch.displayName;
+      b.results_as_file = api.geminiResultsAsFile;
       send(res, 200, geminiOperation(b, true));
       return true;
     }
@@ -483,6 +496,13 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
       const from = Number(url.searchParams.get('pageToken') ?? 0);
       const data = all.slice(from, from + size);
       send(res, 200, { operations: data.map((b) => geminiOperation(b)), ...(from + size < all.length ? { nextPageToken: String(from + size) } : {}) });
+      return true;
+    }
+    g = /^\/v1beta\/files\/([^/:]+):download$/.exec(p);
+    if (m === 'GET' && g) {
+      const f = files.get(g[1]);
+      if (!f || url.searchParams.get('alt') !== 'media') return geminiError(res, 404, `File files/${g[1]} not found.`), true;
+      sendText(res, f.bytes.toString('utf8'));
       return true;
     }
     g = /^\/v1beta\/(batches\/[^/:]+)(:cancel)?$/.exec(p);
@@ -500,7 +520,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   }
 
   function handle(req: IncomingMessage, resIn: ServerResponse, url: URL, raw: Buffer): boolean {
-    const isGemini = url.pathname.startsWith('/v1beta/batches') || /^\/v1beta\/models\/[^/]+:batchGenerateContent$/.test(url.pathname);
+    const isGemini = url.pathname.startsWith('/v1beta/batches') || /^\/v1beta\/files\/[^/]+:download$/.test(url.pathname) || /^\/v1beta\/models\/[^/]+:batchGenerateContent$/.test(url.pathname);
     const isBatch = isGemini || url.pathname.startsWith('/v1/messages/batches') || url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches');
     const res = isBatch ? faulty(req, resIn, routeOf(req.method, url.pathname)) : resIn;
     if (isGemini) return gemini(req, res, url, raw);

@@ -139,3 +139,35 @@ test("a round over Gemini's 20 MiB inline limit is refused before anything is se
   assert.equal(fake.batch.calls.create, creates + 1);
   assert.ok(made.batch_id.startsWith('batches/'));
 });
+
+test('results in a responses file (as Gemini gives large results): the SDK downloads it; our client maps each line by its key, with usage and errors', async () => {
+  const s = LlmSettings.parse({ provider: 'gemini', model: MODEL, endpoint: 'generateContent', max_output_tokens: 8000 });
+  const env = providerEnv('gemini', fake.env);
+  fake.script('gf_b', ['503']);
+  fake.batch.geminiResultsAsFile = true;
+  try {
+    const body = (name: string) => geminiGenerateParams(s, { system: 'sys', user: `Function name: ${name}\n` });
+    const made = await geminiBatches.create(s, env, [{ custom_id: '1-1', body: body('gf_a') }, { custom_id: '1-2', body: body('gf_b') }, { custom_id: '1-3', body: body('gf_c') }], { execretrieval_run: 'run-file' });
+    const job = await ai.batches.get({ name: made.batch_id });
+    assert.equal(job.dest?.inlinedResponses, undefined);
+    assert.match(job.dest!.fileName!, /^files\//);
+    const downloads = fake.batch.calls.content;
+    const results = await geminiBatches.results(s, env, { batch_id: made.batch_id, requests: [{ custom_id: '1-1' }, { custom_id: '1-2' }, { custom_id: '1-3' }] });
+    assert.equal(fake.batch.calls.content, downloads + 1, 'the file downloaded once');
+    for (const id of ['1-1', '1-3']) {
+      const r = results.get(id)!;
+      assert.ok(r.ok, id);
+      const billed = fake.log.find((x) => x.batch_id === made.batch_id && x.custom_id === id)!;
+      assert.deepEqual(r.reply.usage, billed.usage);
+      assert.match(r.reply.text, new RegExp(`def ${billed.subject}\\(`));
+    }
+    const failed = results.get('1-2')!;
+    assert.ok(!failed.ok);
+    assert.equal(failed.http_status, 503);
+    // The download's answer lost: the error is the SDK's, classified retryable (the activity tries again).
+    fake.batch.dropNext('content');
+    await assert.rejects(geminiBatches.results(s, env, { batch_id: made.batch_id, requests: [{ custom_id: '1-1' }] }), (e: any) => e.retryable === true);
+  } finally {
+    fake.batch.geminiResultsAsFile = false;
+  }
+});

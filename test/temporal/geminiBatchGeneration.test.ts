@@ -7,7 +7,8 @@
  *  - billing: one billed request per (entry, attempt), each in exactly one batch, one batch per round;
  *  - the audit equals the invoice at Gemini's batch price, and `audit --check-batches` finds no difference.
  * Faults: the create's answer lost (the batch exists, its name unknown to us: found again through the list by its
- * display name), and a worker process SIGKILLed after the create and before the batch's name was recorded.
+ * display name), and a worker process SIGKILLed after the create and before the batch's name was recorded (that
+ * batch answers in a responses file, as Gemini does for large results). Then `generate registry --batch`.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,13 +146,15 @@ test('gemini generator through batch mode: same outcomes and release as the real
 
 const ids = (bs: FakeBatch[]) => new Set(bs.map((b) => b.id));
 
-test('gemini: SIGKILL of the worker process after the provider created the batch and before its name was recorded: the next worker adopts it, nothing is submitted twice', async () => {
+test('gemini: SIGKILL of the worker process after the provider created the batch and before its name was recorded: the next worker adopts it, nothing is submitted twice; its results read from a responses file', async () => {
   const queues = t.uniqueQueues();
   const runId = `gm-kill-${queues.prefix}`;
   const runDir = join(t.tmp, runId);
   writeRegistry(runDir, 4, 'gmkill');
   const before = fake.batch.batches.length;
   const held = fake.batch.holdNext('create');
+  // This batch answers in a responses file (as Gemini does for large results), not inline.
+  fake.batch.geminiResultsAsFile = true;
   const child = await t.spawnWorker(queues.prefix, fake.env);
   const handle = await t.client.workflow.start(batchBenchmark, { taskQueue: queues.default, workflowId: `${runId}/benchmark`, args: [batchInput(runId, runDir, queues)] });
   await held.arrived;
@@ -164,11 +167,15 @@ test('gemini: SIGKILL of the worker process after the provider created the batch
     store.close();
   }
   await t.startWorkers({ queues, deps: { env: { ...process.env, ...fake.env } } });
-  const r = await handle.result();
+  const r = await handle.result().finally(() => (fake.batch.geminiResultsAsFile = false));
   assert.equal(r.tally.accepted, 4);
   const created = fake.batch.batches.slice(before);
   assert.equal(created.length, 1, 'the batch created before the kill was adopted');
+  assert.ok(created[0].results_as_file && created[0].output_file_id, 'answered in a file');
   assert.equal(checkBatchRun(runDir, runId, created).rounds, 1);
+  const checks = await checkBatchesAgainstProvider(runDir, runId, fake.env);
+  assert.deepEqual(checks.flatMap((c) => c.differences), []);
+  assert.equal(checks[0].answered, 4);
 });
 
 test('gemini generate registry through batch mode: the malformed domain again in round 2 with its parse error; the same registry as the real-time path; audit = invoice', async () => {

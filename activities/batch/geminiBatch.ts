@@ -7,10 +7,9 @@
  * `metadata.key` = our custom_id); results come back inline in the batch (`dest.inlinedResponses`, in input order,
  * each with its metadata and either a GenerateContentResponse with its usageMetadata or an error), or, for large
  * results, in a responses file (`dest.fileName`, one `{key, response | error}` line per request) read through
- * `ai.files.download`. Inline input
- * is limited to 20 MB per batch (Gemini batch-mode guide): a generation round's prompts are a few KB each, so
- * several thousand requests fit (a larger round is refused before it is recorded: checkGeminiInlineSize); the
- * uploaded-file form is not used.
+ * `ai.files.download`. Inline input is limited to 20 MiB per batch (Gemini batch-mode guide): a generation
+ * round's prompts are a few KB each, so several thousand requests fit (a larger round is refused before it is
+ * recorded: checkGeminiInlineSize); the uploaded input file form is not used.
  *
  * A Gemini batch carries no key-value metadata, but it has a display name: `execretrieval-<key>`, the key a hash of
  * the metadata an OpenAI batch of the round would carry (run, round, requests hash). Finding the round's batch

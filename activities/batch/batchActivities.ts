@@ -213,6 +213,7 @@ export function createBatchActivities(deps: BatchActivityDeps) {
       const requests = admit(input, all);
       refused = all.length - requests.length;
       if (requests.length === 0) return { batch_id: null, requests: 0, how: 'none', budget_refused: refused };
+      batchApiOf(settings).check?.(requests.map((r) => ({ custom_id: r.custom_id, body: bodies.get(r.custom_id) })));
       const hash = sha256(JSON.stringify(requests.map((r) => [r.custom_id, r.entry_id, r.attempt_no, r.prompt_sha256])) + JSON.stringify(settings));
       // (1) Recorded before anything leaves the machine.
       store.prepare({ run_id: input.runId, phase, round: input.round, provider: settings.provider, endpoint: settings.endpoint, model: settings.model, requests_sha256: hash, requests, cost_usd_max: requests.reduce((a, r) => a + r.cost_usd_max, 0) });

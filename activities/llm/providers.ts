@@ -9,6 +9,7 @@
 // Types only here; the SDKs themselves are imported on first use (together ~1.5 s of start-up that a worker
 // running only the mechanical generator or another queue never needs).
 import type OpenAI from 'openai';
+import type { GenerateContentParameters, GenerateContentResponse } from '@google/genai';
 import { THINKING_BUDGET, type LlmProvider, type LlmSettings, type LlmUsage } from '../../core/generation/types.ts';
 import type { PromptMessages } from '../../core/generation/prompts.ts';
 import { classifyProviderError, InvalidInputError } from './errors.ts';
@@ -151,27 +152,44 @@ const CALLERS: Record<string, Caller> = {
       apiKey: e.apiKey,
       httpOptions: { ...(e.baseUrl ? { baseUrl: e.baseUrl } : {}), timeout: e.timeoutMs, retryOptions: { attempts: 1 } },
     });
-    const budget = thinkingBudget(s.reasoning_effort);
-    const r = await ai.models.generateContent({
-      model: s.model,
-      contents: m.user,
-      config: {
-        systemInstruction: m.system,
-        responseMimeType: 'application/json',
-        maxOutputTokens: s.max_output_tokens,
-        ...(budget !== undefined ? { thinkingConfig: { thinkingBudget: budget } } : {}),
-      },
-    });
-    const u = r.usageMetadata;
-    const thoughts = u?.thoughtsTokenCount ?? 0;
-    // Gemini reports thoughts apart from candidates; both are billed as output.
-    return {
-      text: r.text ?? '',
-      model: r.modelVersion ?? s.model,
-      usage: { input_tokens: u?.promptTokenCount ?? 0, output_tokens: (u?.candidatesTokenCount ?? 0) + thoughts, reasoning_tokens: thoughts },
-    };
+    return geminiReply(await ai.models.generateContent(geminiGenerateParams(s, m)), s.model);
   },
 };
+
+/**
+ * Gemini's generateContent parameters, one definition for the real-time call and for a batch's inlined request
+ * (activities/batch/geminiBatch.ts), so a batched request is the same request.
+ */
+export function geminiGenerateParams(s: LlmSettings, m: PromptMessages): GenerateContentParameters {
+  const budget = thinkingBudget(s.reasoning_effort);
+  return {
+    model: s.model,
+    contents: m.user,
+    config: {
+      systemInstruction: m.system,
+      responseMimeType: 'application/json',
+      maxOutputTokens: s.max_output_tokens,
+      ...(budget !== undefined ? { thinkingConfig: { thinkingBudget: budget } } : {}),
+    },
+  };
+}
+
+/**
+ * A GenerateContentResponse's text and usage. The text is the answer's non-thought text parts joined, as the
+ * SDK's `text` getter does: a batch's inlined response is a plain object without that getter.
+ */
+export function geminiReply(r: Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'modelVersion'>, requestedModel: string): LlmReply {
+  const parts = r.candidates?.[0]?.content?.parts ?? [];
+  const text = parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('');
+  const u = r.usageMetadata;
+  const thoughts = u?.thoughtsTokenCount ?? 0;
+  // Gemini reports thoughts apart from candidates; both are billed as output.
+  return {
+    text,
+    model: r.modelVersion ?? requestedModel,
+    usage: { input_tokens: u?.promptTokenCount ?? 0, output_tokens: (u?.candidatesTokenCount ?? 0) + thoughts, reasoning_tokens: thoughts },
+  };
+}
 
 /**
  * The most output tokens (reasoning included) a request with these settings can be billed for: what each

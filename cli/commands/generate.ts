@@ -119,7 +119,7 @@ export function registerGenerate(program: Command): void {
     .option('--per-domain <n>', 'triples to ask for per domain', '100')
     .option('--domains <list>', 'comma-separated domains', DOMAINS.join(','))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'registry.v1')
-    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai, anthropic; see docs/batch.md)')
+    .option('--batch', 'ask every domain in one provider batch per round (half price, results within 24 h; openai, anthropic, gemini; see docs/batch.md)')
     .action(async (o: CommonOpts & { provider: string; perDomain: string; domains: string; prompt: string; batch?: boolean }) => {
       const settings = llmSettings(o.provider, o);
       if (o.batch) checkBatchSettings(settings);
@@ -148,7 +148,7 @@ export function registerGenerate(program: Command): void {
     .option('--retry-rejected', 'also redo entries that ended rejected in an earlier run')
     .option('--seed <n>', 'mechanical generator seed', String(DEFAULT_SEED))
     .option('--prompt <id>', 'locked prompt set under data/prompts/', 'entry.v1')
-    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai, anthropic; see docs/batch.md)")
+    .option('--batch', "send each round's requests through the provider's batch API (half price, results within 24 h; openai, anthropic, gemini; see docs/batch.md)")
     .action(async (o: CommonOpts & { generator: string; registry?: string; tasks?: string; profile: string; concurrency: string; pageSize: string; retryRejected?: boolean; seed: string; prompt: string; batch?: boolean }) => {
       await checkProfile(o.profile);
       const runDir = resolveRunDir(o.run);

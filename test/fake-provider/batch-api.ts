@@ -12,6 +12,19 @@
  *   POST /v1/messages/batches {requests: [{custom_id, params}]}    GET /v1/messages/batches/<id>
  *   GET  /v1/messages/batches?limit&after_id&before_id (newest first)    POST /v1/messages/batches/<id>/cancel
  *   GET  /v1/messages/batches/<id>/results: JSONL {custom_id, result: {type: succeeded|errored|canceled|expired}}
+ * Gemini batch mode (SDK httpOptions.baseUrl = <url>; @google/genai `ai.batches`)
+ *   POST /v1beta/models/<model>:batchGenerateContent {batch: {displayName, inputConfig: {requests: {requests:
+ *        [{request, metadata}]}}}}: an Operation {name: batches/<id>, metadata: GenerateContentBatch, done}
+ *   GET  /v1beta/batches/<id>    GET /v1beta/batches?pageSize&pageToken {operations, nextPageToken}
+ *   POST /v1beta/batches/<id>:cancel
+ *   An ended batch holds its results inline, in input order: metadata.output.inlinedResponses.inlinedResponses
+ *   [{response: GenerateContentResponse with usageMetadata, metadata} | {error: {code, message, status}, metadata}];
+ *   or, with `geminiResultsAsFile` (as Gemini does for large results), in a responses file
+ *   (metadata.output.responsesFile = files/<id>, GET /v1beta/files/<id>:download?alt=media), one JSON line per
+ *   request in input order: {key, response} | {key, error}.
+ *   The list is served oldest first: Gemini documents no order, so a client must not rely on one. Only inline
+ *   input (the file form answers 400 here). An expired batch answers nothing (Gemini: an expired job has no
+ *   results), whatever `expireAfter` says.
  *
  * Shapes follow the providers' API references (OpenAI: Batch object, BatchRequestOutput and its error codes;
  * Anthropic: MessageBatch, MessageBatchIndividualResponse) and the SDK types in node_modules.
@@ -36,16 +49,20 @@ export interface BatchHooks {
   answer(provider: Provider, endpoint: string, model: string, body: any, prompt: string, kind: ScriptKind, batch: { batch_id: string; custom_id: string }): Answer;
 }
 
-/** One batch as the fake holds it (both providers). */
+/** One batch as the fake holds it (every provider). */
 export interface FakeBatch {
-  provider: 'openai' | 'anthropic';
+  provider: 'openai' | 'anthropic' | 'gemini';
   id: string;
   created_ms: number;
   ends_ms: number;
-  /** OpenAI: the batch's endpoint (`/v1/chat/completions`); Anthropic: `/v1/messages`. */
+  /** OpenAI: the batch's endpoint (`/v1/chat/completions`); Anthropic: `/v1/messages`; Gemini: `/v1beta/models/<model>:generateContent`. */
   endpoint: string;
   metadata: Record<string, string> | null;
-  requests: { custom_id: string; body: any }[];
+  /** Gemini: the batch's display name (its only user-set label), and whether it answers in a file. */
+  display_name: string | null;
+  results_as_file: boolean;
+  /** Gemini: custom_id is the request's `metadata.key`, and `request_metadata` its whole metadata (echoed back). */
+  requests: { custom_id: string; body: any; request_metadata?: Record<string, string> }[];
   input_file_id: string | null;
   expire_after: number | null;
   cancelled_ms: number | null;
@@ -62,6 +79,8 @@ export interface FakeBatchApi {
   delayMs: number;
   /** Requests answered before a batch expires; the rest expire. null: batches never expire. */
   expireAfter: number | null;
+  /** Gemini: batches created while this is set answer in a responses file instead of inline. */
+  geminiResultsAsFile: boolean;
   /** Every batch created, in order (tests count creations: a kill must never make a second one). */
   readonly batches: FakeBatch[];
   /**
@@ -126,7 +145,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   const faults = new Map<BatchRoute, { kind: 'drop' } | { kind: 'hold'; arrived: () => void; released: Promise<void> }>();
   const calls: Record<BatchRoute, number> = { upload: 0, create: 0, retrieve: 0, list: 0, cancel: 0, content: 0, results: 0 };
   const api: FakeBatchApi = {
-    delayMs: 0, expireAfter: null, batches, handle, calls,
+    delayMs: 0, expireAfter: null, geminiResultsAsFile: false, batches, handle, calls,
     dropNext: (route) => void faults.set(route, { kind: 'drop' }),
     holdNext(route) {
       let arrived!: () => void;
@@ -145,6 +164,11 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     if (p === '/v1/batches' || p === '/v1/messages/batches') return 'list';
     if (p.endsWith('/cancel')) return 'cancel';
     if (/^\/v1\/(messages\/)?batches\/[^/]+$/.test(p)) return 'retrieve';
+    if (/^\/v1beta\/models\/[^/]+:batchGenerateContent$/.test(p)) return 'create';
+    if (p === '/v1beta/batches') return 'list';
+    if (/^\/v1beta\/batches\/[^/]+:cancel$/.test(p)) return 'cancel';
+    if (/^\/v1beta\/batches\/[^/]+$/.test(p)) return 'retrieve';
+    if (/^\/v1beta\/files\/[^/]+:download$/.test(p)) return 'content';
     return null;
   }
 
@@ -190,7 +214,8 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     b.requests.forEach((r, i) => {
       if (b.cancelled_ms !== null) return void results.set(r.custom_id, { kind: 'cancelled' });
       if (b.expire_after !== null && i >= b.expire_after) return void results.set(r.custom_id, { kind: 'expired' });
-      const path = b.provider === 'openai' ? b.endpoint : '/v1/messages';
+      if (b.provider === 'gemini' && b.expire_after !== null) return void results.set(r.custom_id, { kind: 'expired' });
+      const path = b.provider === 'anthropic' ? '/v1/messages' : b.endpoint;
       const q = hooks.requestOf('POST', path, r.body)!;
       const a = hooks.answer(q.provider, q.endpoint, q.model, r.body, q.prompt, hooks.nextKind(q.prompt), { batch_id: b.id, custom_id: r.custom_id });
       results.set(r.custom_id, { kind: 'answered', answer: a });
@@ -277,7 +302,7 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
   function newBatch(provider: FakeBatch['provider'], id: string, endpoint: string, requests: FakeBatch['requests'], metadata: FakeBatch['metadata'], input_file_id: string | null): FakeBatch {
     const now = Date.now();
     const b: FakeBatch = {
-      provider, id, created_ms: now, ends_ms: now + api.delayMs, endpoint, metadata, requests, input_file_id,
+      provider, id, created_ms: now, ends_ms: now + api.delayMs, endpoint, metadata, display_name: null, results_as_file: false, requests, input_file_id,
       expire_after: api.expireAfter, cancelled_ms: null, results: null, output_file_id: null, error_file_id: null, errors: [],
     };
     batches.push(b);
@@ -407,9 +432,98 @@ export function createBatchApi(hooks: BatchHooks): FakeBatchApi {
     return true;
   }
 
+  const GEMINI_OP = 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch';
+  const geminiError = (res: ServerResponse, status: number, message: string) =>
+    send(res, status, { error: { code: status, message, status: status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT' } });
+
+  /** `justCreated`: the create's own answer, which Gemini gives while the batch is still queued. */
+  function geminiState(b: FakeBatch, justCreated = false): string {
+    if (!b.results) return justCreated ? 'BATCH_STATE_PENDING' : 'BATCH_STATE_RUNNING';
+    if (b.cancelled_ms !== null) return 'BATCH_STATE_CANCELLED';
+    return [...b.results.values()].some((r) => r.kind === 'expired') ? 'BATCH_STATE_EXPIRED' : 'BATCH_STATE_SUCCEEDED';
+  }
+
+  /** A Gemini batch as its long-running Operation (what create, get and list answer). */
+  function geminiOperation(b: FakeBatch, justCreated = false) {
+    settle(b);
+    const state = geminiState(b, justCreated);
+    const answered = [...(b.results?.values() ?? [])].filter((r) => r.kind === 'answered') as { kind: 'answered'; answer: Answer }[];
+    const ok = answered.filter((r) => r.answer.status === 200).length;
+    const endMs = b.results ? (b.cancelled_ms ?? b.ends_ms) : null;
+    // Results in input order, inline or in a responses file; a request that did not run (expired, cancelled) has none.
+    const responses = b.results && state === 'BATCH_STATE_SUCCEEDED'
+      ? b.requests.map((q) => {
+        const r = b.results!.get(q.custom_id)!;
+        if (r.kind !== 'answered') return { metadata: q.request_metadata };
+        return r.answer.status === 200 ? { response: r.answer.body, metadata: q.request_metadata } : { error: (r.answer.body as { error: unknown }).error, metadata: q.request_metadata };
+      })
+      : null;
+    if (responses && b.results_as_file && !b.output_file_id) {
+      const lines = responses.map(({ metadata: m, ...r }) => JSON.stringify({ key: m?.key, ...r }));
+      b.output_file_id = addFile('batch_output', `${b.id}-responses.jsonl`, Buffer.from(lines.join('\n') + '\n')).id;
+    }
+    const output = responses ? (b.results_as_file ? { responsesFile: `files/${b.output_file_id}` } : { inlinedResponses: { inlinedResponses: responses } }) : undefined;
+    const metadata = {
+      '@type': GEMINI_OP, model: `models/${b.endpoint.split('/')[3].split(':')[0]}`, displayName: b.display_name, name: b.id,
+      createTime: iso(b.created_ms), updateTime: iso(endMs ?? b.created_ms), ...(endMs !== null ? { endTime: iso(endMs) } : {}),
+      batchStats: { requestCount: String(b.requests.length), successfulRequestCount: String(ok), failedRequestCount: String(answered.length - ok), pendingRequestCount: String(b.results ? 0 : b.requests.length) },
+      state, ...(output ? { output } : {}),
+    };
+    return { name: b.id, metadata, done: b.results !== null, ...(output ? { response: { '@type': `${GEMINI_OP}Output`, ...output } } : {}) };
+  }
+
+  function gemini(req: IncomingMessage, res: ServerResponse, url: URL, raw: Buffer): boolean {
+    const p = url.pathname;
+    const m = req.method;
+    let g = /^\/v1beta\/models\/([^/]+):batchGenerateContent$/.exec(p);
+    if (m === 'POST' && g) {
+      const batch = (JSON.parse(raw.toString('utf8') || '{}') as { batch?: any }).batch ?? {};
+      if (!batch.displayName) return geminiError(res, 400, 'batch.display_name is required'), true;
+      if (batch.inputConfig?.fileName) return geminiError(res, 400, 'fake server: only inlined requests are implemented (input_config.file_name given)'), true;
+      const inlined = (batch.inputConfig?.requests?.requests ?? []) as { request?: any; metadata?: Record<string, string> }[];
+      if (!inlined.length) return geminiError(res, 400, 'batch.input_config.requests: at least one request is required'), true;
+      for (const [i, r] of inlined.entries()) if (!r.request?.contents?.length) return geminiError(res, 400, `batch.input_config.requests.requests[${i}].request.contents is required`), true;
+      const requests = inlined.map((r, i) => ({ custom_id: r.metadata?.key ?? String(i), body: r.request, request_metadata: r.metadata }));
+      const b = newBatch('gemini', `batches/fake${String(++seq).padStart(6, '0')}`, `/v1beta/models/${g[1]}:generateContent`, requests, null, null);
+      b.display_name = batch.displayName;
+      b.results_as_file = api.geminiResultsAsFile;
+      send(res, 200, geminiOperation(b, true));
+      return true;
+    }
+    if (m === 'GET' && p === '/v1beta/batches') {
+      const all = batches.filter((b) => b.provider === 'gemini');
+      const size = Math.max(1, Math.min(1000, Number(url.searchParams.get('pageSize') ?? 50)));
+      const from = Number(url.searchParams.get('pageToken') ?? 0);
+      const data = all.slice(from, from + size);
+      send(res, 200, { operations: data.map((b) => geminiOperation(b)), ...(from + size < all.length ? { nextPageToken: String(from + size) } : {}) });
+      return true;
+    }
+    g = /^\/v1beta\/files\/([^/:]+):download$/.exec(p);
+    if (m === 'GET' && g) {
+      const f = files.get(g[1]);
+      if (!f || url.searchParams.get('alt') !== 'media') return geminiError(res, 404, `File files/${g[1]} not found.`), true;
+      sendText(res, f.bytes.toString('utf8'));
+      return true;
+    }
+    g = /^\/v1beta\/(batches\/[^/:]+)(:cancel)?$/.exec(p);
+    if (!g || !((m === 'GET' && !g[2]) || (m === 'POST' && g[2]))) return false;
+    const b = batches.find((x) => x.provider === 'gemini' && x.id === g![1]);
+    if (!b) return geminiError(res, 404, `Batch ${g[1]} not found.`), true;
+    if (g[2]) {
+      settle(b);
+      if (b.results) return geminiError(res, 400, `Batch ${b.id} has already ended (${geminiState(b)}).`), true;
+      b.cancelled_ms = Date.now();
+      settle(b);
+      send(res, 200, {});
+    } else send(res, 200, geminiOperation(b));
+    return true;
+  }
+
   function handle(req: IncomingMessage, resIn: ServerResponse, url: URL, raw: Buffer): boolean {
-    const isBatch = url.pathname.startsWith('/v1/messages/batches') || url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches');
+    const isGemini = url.pathname.startsWith('/v1beta/batches') || /^\/v1beta\/files\/[^/]+:download$/.test(url.pathname) || /^\/v1beta\/models\/[^/]+:batchGenerateContent$/.test(url.pathname);
+    const isBatch = isGemini || url.pathname.startsWith('/v1/messages/batches') || url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches');
     const res = isBatch ? faulty(req, resIn, routeOf(req.method, url.pathname)) : resIn;
+    if (isGemini) return gemini(req, res, url, raw);
     if (url.pathname.startsWith('/v1/messages/batches')) return anthropic(req, res, url, raw);
     if (url.pathname.startsWith('/v1/files') || url.pathname.startsWith('/v1/batches')) return openai(req, res, url, raw);
     return false;

@@ -16,7 +16,7 @@
  * does; the scripts resume after it. Registry prompts ("Propose N distinct functions in the domain D") get N
  * distinct triples for D. Every request is logged with the usage it reported, so tests can compute the
  * expected audit totals independently of the code under test. The providers' batch APIs (OpenAI's files and
- * batches, Anthropic's Message Batches) are in batch-api.ts: a batch answers each of its requests through the same
+ * batches, Anthropic's Message Batches, Gemini's batch mode) are in batch-api.ts: a batch answers each of its requests through the same
  * scripts, logged with its batch_id and custom_id.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -60,7 +60,7 @@ export interface FakeLlmServer {
   outage(ms: number, status?: 429 | 500 | 503): void;
   /** When the outage window closes (ms since the epoch); 0 while armed and not yet opened, or with none. */
   readonly outageEndsAt: number;
-  /** The providers' batch APIs (OpenAI Batch API, Anthropic Message Batches): delay, expiry, the batches made. */
+  /** The providers' batch APIs (OpenAI Batch API, Anthropic Message Batches, Gemini batch mode): delay, expiry, the batches made. */
   batch: FakeBatchApi;
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { dirname } from 'node:path';
 import { batchIdOf, EmbeddingLedger } from '../ledger/embeddingLedger.ts';
 import { handlesPerPath } from '../storage/handles.ts';
 import type { EmbeddingConfig } from '../../schemas/embeddingConfig.ts';
+import { batchTransitions, type BatchEnd } from './transitions.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS embed_provider_batches (
@@ -90,6 +91,7 @@ const parse = (r: Raw): EmbedBatchRow => ({ ...r, requests: JSON.parse(r.request
 
 export class EmbedBatchStore {
   private readonly db: Database.Database;
+  private readonly transitions: ReturnType<typeof batchTransitions>;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -99,6 +101,7 @@ export class EmbedBatchStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.exec(SCHEMA);
+    this.transitions = batchTransitions(this.db, 'embed_provider_batches', 'config_id');
     addConfigColumn(this.db);
   }
 
@@ -130,19 +133,11 @@ export class EmbedBatchStore {
   }
 
   submitted(run_id: string, config_id: string, round: number, batch_id: string, input_file_id: string | null, provider_status: string): void {
-    this.db
-      .prepare(`UPDATE embed_provider_batches SET status='submitted', batch_id=?, input_file_id=?, provider_status=?, submitted_at=? WHERE run_id=? AND config_id=? AND round=? AND status='preparing'`)
-      .run(batch_id, input_file_id, provider_status, new Date().toISOString(), run_id, config_id, round);
+    this.transitions.submitted(run_id, config_id, round, batch_id, input_file_id, provider_status);
   }
 
-  polled(run_id: string, config_id: string, round: number, provider_status: string, ended: { output_file_id: string | null; error_file_id: string | null; ended_at: string } | null): void {
-    if (ended) {
-      this.db
-        .prepare(`UPDATE embed_provider_batches SET status='ended', provider_status=?, output_file_id=?, error_file_id=?, ended_at=? WHERE run_id=? AND config_id=? AND round=? AND status='submitted'`)
-        .run(provider_status, ended.output_file_id, ended.error_file_id, ended.ended_at, run_id, config_id, round);
-    } else {
-      this.db.prepare(`UPDATE embed_provider_batches SET provider_status=? WHERE run_id=? AND config_id=? AND round=? AND status='submitted'`).run(provider_status, run_id, config_id, round);
-    }
+  polled(run_id: string, config_id: string, round: number, provider_status: string, ended: BatchEnd | null): void {
+    this.transitions.polled(run_id, config_id, round, provider_status, ended);
   }
 
   /**

@@ -17,6 +17,7 @@ import { dirname } from 'node:path';
 import type { LedgerPhase } from '../../core/generation/ledgerTypes.ts';
 import { Ledger } from '../ledger/ledger.ts';
 import { handlesPerPath } from '../storage/handles.ts';
+import { batchTransitions, type BatchEnd } from './transitions.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS batches (
@@ -74,6 +75,7 @@ export type IngestedResult =
 
 export class BatchStore {
   private readonly db: Database.Database;
+  private readonly transitions: ReturnType<typeof batchTransitions>;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -83,6 +85,7 @@ export class BatchStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 10000');
     this.db.exec(SCHEMA);
+    this.transitions = batchTransitions(this.db, 'batches', 'phase');
   }
 
   close(): void {
@@ -131,19 +134,11 @@ export class BatchStore {
   }
 
   submitted(run_id: string, phase: LedgerPhase, round: number, batch_id: string, input_file_id: string | null, provider_status: string): void {
-    this.db
-      .prepare(`UPDATE batches SET status='submitted', batch_id=?, input_file_id=?, provider_status=?, submitted_at=? WHERE run_id=? AND phase=? AND round=? AND status='preparing'`)
-      .run(batch_id, input_file_id, provider_status, new Date().toISOString(), run_id, phase, round);
+    this.transitions.submitted(run_id, phase, round, batch_id, input_file_id, provider_status);
   }
 
-  polled(run_id: string, phase: LedgerPhase, round: number, provider_status: string, ended: { output_file_id: string | null; error_file_id: string | null; ended_at: string } | null): void {
-    if (ended) {
-      this.db
-        .prepare(`UPDATE batches SET status='ended', provider_status=?, output_file_id=?, error_file_id=?, ended_at=? WHERE run_id=? AND phase=? AND round=? AND status='submitted'`)
-        .run(provider_status, ended.output_file_id, ended.error_file_id, ended.ended_at, run_id, phase, round);
-    } else {
-      this.db.prepare(`UPDATE batches SET provider_status=? WHERE run_id=? AND phase=? AND round=? AND status='submitted'`).run(provider_status, run_id, phase, round);
-    }
+  polled(run_id: string, phase: LedgerPhase, round: number, provider_status: string, ended: BatchEnd | null): void {
+    this.transitions.polled(run_id, phase, round, provider_status, ended);
   }
 
   /**

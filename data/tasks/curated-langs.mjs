@@ -6,10 +6,11 @@
 //   build [javascript|go]...      authoring/<domain>.mjs -> <domain>.jsonl; expected values come from running the
 //                                 canonical (like data/tasks/curated/authoring/build.py), never typed by hand, except
 //                                 the spot checks an authoring call may carry ({args, expected|throws}), which must agree
-//   check [--mutants] [javascript|go]...
+//   check [--mutants [--verbose]] [--task ID] [javascript|go]...
 //                                 runs every canonical of the shipped .jsonl files against its `calls` suite
 //                                 (pass/fail per task); --mutants also flips each operator / literal / edge-case `if`
-//                                 in turn and counts the single-edit mutants that fail at least one call
+//                                 in turn and counts the single-edit mutants that fail at least one call (--verbose
+//                                 lists each mutant's verdict); --task checks one task
 //
 // Exit status 0 when every task passes, 1 otherwise, 2 on usage errors. Output files are written atomically.
 import { spawnSync } from 'node:child_process';
@@ -144,9 +145,14 @@ func main() {
 		os.Exit(2)
 	}
 	fn := reflect.ValueOf(harnessFns[which])
-	out := make([]map[string]any, 0, len(calls))
+	out := make([]json.RawMessage, 0, len(calls))
 	for _, raw := range calls {
-		out = append(out, harnessCall(fn, raw))
+		// Encoded one call at a time: a result JSON cannot carry (NaN, a cycle) faults that call only.
+		b, err := json.Marshal(harnessCall(fn, raw))
+		if err != nil {
+			b, _ = json.Marshal(map[string]any{"fault": "result not JSON: " + err.Error()})
+		}
+		out = append(out, b)
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -426,8 +432,18 @@ function readSet(set) {
   return { tasks, problems };
 }
 
+/** The first line where a mutant differs from its canonical, for --verbose. */
+function changedLine(a, b) {
+  const la = a.split('\n');
+  const lb = b.split('\n');
+  const i = la.findIndex((l, k) => l !== lb[k]);
+  return `line ${i + 1}: ${(lb[i] ?? '(removed)').trim()}${la.length !== lb.length ? ' (lines removed)' : ''}`;
+}
+
 function check(set, withMutants) {
-  const { tasks, problems: structural } = readSet(set);
+  const read = readSet(set);
+  const structural = read.problems;
+  const tasks = only ? read.tasks.filter((t) => t.task_id === only) : read.tasks;
   let failed = 0;
   const byDomain = {};
   const mutantStats = [];
@@ -454,9 +470,17 @@ function check(set, withMutants) {
       let survived = 0;
       ms.forEach((m, k) => {
         const o = outcomes[k + 1];
-        if (o.every((x) => x.fault !== undefined && x.fault !== 'timeout')) invalid++;
-        else if (calls.some((c, i) => !sameOutcome(c, o[i]))) killed.add(`${m.family}:${m.code}`);
-        else survived++;
+        let verdict = 'survives';
+        if (o.every((x) => x.fault !== undefined && x.fault !== 'timeout')) {
+          invalid++;
+          verdict = 'invalid';
+        } else if (calls.some((c, i) => !sameOutcome(c, o[i]))) {
+          killed.add(`${m.family}:${m.code}`);
+          verdict = 'fails a call';
+        } else {
+          survived++;
+        }
+        if (verbose) console.log(`    ${verdict.padEnd(12)} ${m.family.padEnd(22)} ${changedLine(t.canonical, m.code)}`);
       });
       const families = new Set([...killed].map((k) => k.split(':')[0]));
       mutantStats.push({ id: t.task_id, killed: killed.size, families: families.size, survived, invalid });
@@ -481,9 +505,12 @@ function check(set, withMutants) {
 
 const [cmd, ...rest] = process.argv.slice(2);
 const withMutants = rest.includes('--mutants');
-const sets = rest.filter((a) => !a.startsWith('--'));
+const verbose = rest.includes('--verbose');
+const taskAt = rest.indexOf('--task');
+const only = taskAt >= 0 ? rest[taskAt + 1] : undefined;
+const sets = rest.filter((a, i) => !a.startsWith('--') && (taskAt < 0 || i !== taskAt + 1));
 if (!['build', 'check'].includes(cmd) || sets.some((s) => !SETS[s])) {
-  console.error('usage: curated-langs.mjs build|check [--mutants] [javascript|go]...');
+  console.error('usage: curated-langs.mjs build [javascript|go]... | check [--mutants [--verbose]] [--task ID] [javascript|go]...');
   process.exit(2);
 }
 let problems = 0;

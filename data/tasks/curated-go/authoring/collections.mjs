@@ -95,16 +95,21 @@ func LastN(stream []int, n int) []int {
   },
   {
     name: 'FrequencySort',
-    query: 'Sort a copy of a slice of ints by how often each value occurs, most frequent first, equal frequencies by ascending value, keeping every occurrence.',
+    query: 'Sort a copy of a slice of ints by how often each value occurs, most frequent first and equal frequencies by ascending value, keeping every occurrence but dropping values that occur fewer than minCount times.',
     code: go`
 import "sort"
 
-func FrequencySort(xs []int) []int {
+func FrequencySort(xs []int, minCount int) []int {
 	freq := map[int]int{}
 	for _, x := range xs {
 		freq[x]++
 	}
-	out := append([]int{}, xs...)
+	out := []int{}
+	for _, x := range xs {
+		if freq[x] >= minCount {
+			out = append(out, x)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool {
 		fi, fj := freq[out[i]], freq[out[j]]
 		if fi != fj {
@@ -114,7 +119,7 @@ func FrequencySort(xs []int) []int {
 	})
 	return out
 }`,
-    calls: [[[]], [[1]], { args: [[1, 2, 2, 3, 3, 3]], expected: [3, 3, 3, 2, 2, 1] }, [[4, 1, 4, 1]], [[5, -1, 5]], [[3, 2, 1]], [[2, 2, 1, 1, 1, 0]], [[7, 7, 7]]],
+    calls: [[[], 1], [[1], 1], { args: [[1, 2, 2, 3, 3, 3], 0], expected: [3, 3, 3, 2, 2, 1] }, [[1, 2, 2, 3, 3, 3], 2], [[4, 1, 4, 1], 2], [[5, -1, 5], 1], [[3, 2, 1], 1], [[2, 2, 1, 1, 1, 0], 3], [[7, 7, 7], 4]],
   },
   {
     name: 'DistinctInWindows',

@@ -4,7 +4,7 @@ const go = String.raw;
 export default [
   {
     name: 'TotalsByRegion',
-    query: 'Sum the Amount of sales per Region into a map, skipping sales whose Amount is below minAmount; no qualifying sales give an empty map.',
+    query: 'Sum the Amount of sales per Region into a map, skipping sales with an empty Region or an Amount below minAmount; no qualifying sales give an empty map.',
     code: go`
 type Sale struct {
 	Region string
@@ -14,7 +14,7 @@ type Sale struct {
 func TotalsByRegion(sales []Sale, minAmount int) map[string]int {
 	totals := map[string]int{}
 	for _, s := range sales {
-		if s.Amount < minAmount {
+		if s.Region == "" || s.Amount < minAmount {
 			continue
 		}
 		totals[s.Region] += s.Amount
@@ -28,7 +28,7 @@ func TotalsByRegion(sales []Sale, minAmount int) map[string]int {
       [[], 0],
       [[{ Region: 'eu', Amount: 1 }], 2],
       [[{ Region: 'x', Amount: -4 }, { Region: 'x', Amount: 10 }], -5],
-      [[{ Region: 'a', Amount: 0 }], 0],
+      [[{ Region: 'a', Amount: 0 }, { Region: '', Amount: 5 }], 0],
       [[{ Region: 'a', Amount: 10 }, { Region: 'b', Amount: 9 }, { Region: 'a', Amount: 11 }], 10],
     ],
   },

@@ -4,19 +4,27 @@ const go = String.raw;
 export default [
   {
     name: 'Unescape',
-    query: 'Decode backslash escapes \\n, \\t, \\\\ and \\" in a string, rune by rune; an unknown escape or a trailing lone backslash returns an error.',
+    query: 'Decode the backslash escapes \\n, \\t, \\\\, \\" and \\xHH (two hex digits, either case) of a string with a small state machine over its runes; an unknown escape, a bad hex digit or an escape cut off at the end returns an error.',
     code: go`
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
 
 func Unescape(s string) (string, error) {
 	var b strings.Builder
-	escaped := false
+	state := 0 // 0 plain text, 1 after a backslash, 2 and 3 reading the two hex digits of \xHH
+	value := 0
 	for _, r := range s {
-		if escaped {
+		switch state {
+		case 0:
+			if r == '\\' {
+				state = 1
+			} else {
+				b.WriteRune(r)
+			}
+		case 1:
+			state = 0
 			switch r {
 			case 'n':
 				b.WriteRune('\n')
@@ -24,22 +32,44 @@ func Unescape(s string) (string, error) {
 				b.WriteRune('\t')
 			case '\\', '"':
 				b.WriteRune(r)
+			case 'x':
+				state = 2
+				value = 0
 			default:
 				return "", fmt.Errorf("unknown escape \\%c", r)
 			}
-			escaped = false
-		} else if r == '\\' {
-			escaped = true
-		} else {
-			b.WriteRune(r)
+		default:
+			d := hexDigit(r)
+			if d < 0 {
+				return "", fmt.Errorf("bad hex digit %q", r)
+			}
+			value = value*16 + d
+			if state == 3 {
+				b.WriteRune(rune(value))
+				state = 0
+			} else {
+				state = 3
+			}
 		}
 	}
-	if escaped {
-		return "", errors.New("trailing backslash")
+	if state != 0 {
+		return "", fmt.Errorf("unfinished escape at the end of %q", s)
 	}
 	return b.String(), nil
+}
+
+func hexDigit(r rune) int {
+	switch {
+	case r >= '0' && r <= '9':
+		return int(r - '0')
+	case r >= 'a' && r <= 'f':
+		return int(r-'a') + 10
+	case r >= 'A' && r <= 'F':
+		return int(r-'A') + 10
+	}
+	return -1
 }`,
-    calls: [['plain'], { args: ['a\\nb'], expected: ['a\nb', null] }, ['tab\\there'], ['back\\\\slash'], ['say \\"hi\\"'], [''], ['bad\\q'], ['end\\'], ['é\\\\ü']],
+    calls: [{ args: ['a\\nb'], expected: ['a\nb', null] }, ['tab\\there'], ['back\\\\slash'], ['say \\"hi\\"'], { args: ['\\x41\\x62c'], expected: ['Abc', null] }, ['\\x7a\\x5A\\x09'], ['bad\\q'], ['end\\'], ['\\x4'], ['\\xg1']],
   },
   {
     name: 'IsNumber',

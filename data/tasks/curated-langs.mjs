@@ -10,7 +10,8 @@
 //                                 runs every canonical of the shipped .jsonl files against its `calls` suite
 //                                 (pass/fail per task); --mutants also flips each operator / literal / edge-case `if`
 //                                 in turn and counts the single-edit mutants that fail at least one call (--verbose
-//                                 lists each mutant's verdict); --task checks one task
+//                                 lists each mutant's verdict); --task checks one task; --dir DIR reads the set's
+//                                 .jsonl files from DIR instead
 //
 // Exit status 0 when every task passes, 1 otherwise, 2 on usage errors. Output files are written atomically.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import vm from 'node:vm';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -412,16 +414,35 @@ function readSet(set) {
     text.split('\n').forEach((line, i) => {
       if (!line.trim()) return;
       const where = `${relative(ROOT, file)}:${i + 1}`;
-      const t = JSON.parse(line);
-      const err = (msg) => { console.error(`${where} (${t.task_id}): ${msg}`); problems++; };
+      let t;
+      try {
+        t = JSON.parse(line);
+      } catch {
+        t = undefined;
+      }
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) {
+        console.error(`${where}: not a JSON object`);
+        problems++;
+        return;
+      }
+      let bad = 0;
+      const err = (msg) => { console.error(`${where} (${t.task_id}): ${msg}`); bad++; };
       if (t.domain !== domain) err(`domain: ${t.domain}, file says ${domain}`);
       if (!Object.hasOwn(SETS[set].prefix, t.language)) err(`language: ${t.language}`);
-      if (!new RegExp(`^${SETS[set].prefix[t.language]}_${domain}_\\d\\d$`).test(t.task_id)) err('task_id: bad form');
-      if (t.tests?.kind !== 'calls') err('tests.kind: not calls');
-      const n = t.tests?.calls?.length ?? 0;
-      if (n < MIN_TESTS || n > MAX_TESTS) err(`tests.calls: ${n} calls`);
-      if (!t.query?.trim() || !t.function_name?.trim()) err('query/function_name: empty');
-      tasks.push({ ...t, where });
+      else if (!new RegExp(`^${SETS[set].prefix[t.language]}_${domain}_\\d\\d$`).test(t.task_id)) err('task_id: bad form');
+      for (const key of ['query', 'function_name', 'canonical']) {
+        if (typeof t[key] !== 'string' || !t[key].trim()) err(`${key}: missing or empty`);
+      }
+      const calls = t.tests?.kind === 'calls' && Array.isArray(t.tests.calls) ? t.tests.calls : null;
+      if (!calls) err('tests: not a calls suite');
+      else if (calls.length < MIN_TESTS || calls.length > MAX_TESTS) err(`tests.calls: ${calls.length} calls`);
+      calls?.forEach((c, k) => {
+        if (!Array.isArray(c?.args)) err(`tests.calls[${k}].args: not an array`);
+        if ((c?.expected === undefined) === (c?.throws === undefined)) err(`tests.calls[${k}]: needs exactly one of expected, throws`);
+      });
+      problems += bad;
+      // Only well-formed records are run.
+      if (!bad) tasks.push({ ...t, where });
     });
   }
   const ids = new Set();
@@ -503,16 +524,24 @@ function check(set, withMutants) {
 
 // ------------------------------------------------------------------------------------------------ main
 
-const [cmd, ...rest] = process.argv.slice(2);
-const withMutants = rest.includes('--mutants');
-const verbose = rest.includes('--verbose');
-const taskAt = rest.indexOf('--task');
-const only = taskAt >= 0 ? rest[taskAt + 1] : undefined;
-const sets = rest.filter((a, i) => !a.startsWith('--') && (taskAt < 0 || i !== taskAt + 1));
-if (!['build', 'check'].includes(cmd) || sets.some((s) => !SETS[s])) {
-  console.error('usage: curated-langs.mjs build [javascript|go]... | check [--mutants [--verbose]] [--task ID] [javascript|go]...');
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { mutants: { type: 'boolean' }, verbose: { type: 'boolean' }, task: { type: 'string' }, dir: { type: 'string' } },
+  });
+} catch (e) {
+  parsed = { positionals: [], error: e.message };
+}
+const [cmd, ...sets] = parsed.positionals;
+const { mutants: withMutants = false, verbose = false, task: only, dir } = parsed.values ?? {};
+if (parsed.error || !['build', 'check'].includes(cmd) || sets.some((s) => !SETS[s]) || (dir && (cmd !== 'check' || sets.length !== 1))) {
+  console.error(`${parsed.error ? parsed.error + '\n' : ''}usage: curated-langs.mjs build [javascript|go]... | ` +
+    'check [--mutants [--verbose]] [--task ID] [javascript|go]... | check --dir DIR javascript|go');
   process.exit(2);
 }
+// --dir: check the .jsonl files of another directory as that set (how the tests feed it a broken copy).
+if (dir) SETS[sets[0]].dir = dir;
 let problems = 0;
 for (const set of sets.length ? sets : Object.keys(SETS)) {
   problems += cmd === 'build' ? await build(set) : check(set, withMutants);

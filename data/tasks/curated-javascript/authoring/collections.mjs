@@ -105,4 +105,39 @@ function lruContents(capacity: number, accesses: string[]): string[] {
 }`,
     calls: [{ args: [2, ['a', 'b', 'c']], expected: ['b', 'c'] }, [2, ['a', 'b', 'a', 'c']], [3, ['a', 'b', 'a']], [0, ['a']], [1, ['a', 'b']], [2, []], [2, ['a', 'a', 'a']], [3, ['x', 'y', 'z', 'x', 'w']]],
   },
+  {
+    lang: 'typescript',
+    name: 'topoOrder',
+    query: 'Order the nodes of a dependency map (node to the nodes it needs, which may be absent as keys) so every node comes after what it needs, taking the alphabetically first ready node each time; a cycle throws an Error.',
+    code: `
+function topoOrder(deps: Record<string, string[]>): string[] {
+  const indegree = new Map<string, number>();
+  const users = new Map<string, string[]>();
+  for (const [node, reqs] of Object.entries(deps)) {
+    if (!indegree.has(node)) indegree.set(node, 0);
+    for (const r of reqs) {
+      if (!indegree.has(r)) indegree.set(r, 0);
+      indegree.set(node, (indegree.get(node) ?? 0) + 1);
+      users.set(r, [...(users.get(r) ?? []), node]);
+    }
+  }
+  const ready = [...indegree.keys()].filter((n) => indegree.get(n) === 0).sort();
+  const order: string[] = [];
+  while (ready.length > 0) {
+    const n = ready.shift() as string;
+    order.push(n);
+    for (const u of users.get(n) ?? []) {
+      const left = (indegree.get(u) ?? 0) - 1;
+      indegree.set(u, left);
+      if (left === 0) {
+        ready.push(u);
+        ready.sort();
+      }
+    }
+  }
+  if (order.length < indegree.size) throw new Error('dependency cycle');
+  return order;
+}`,
+    calls: [[{}], [{ a: [] }], [{ b: ['a'] }], [{ c: ['a', 'b'], b: ['a'] }], [{ a: ['b'], b: ['a'] }], [{ x: [], y: [], z: [] }], { args: [{ app: ['lib', 'util'], lib: ['util'], test: ['app'] }], expected: ['util', 'lib', 'app', 'test'] }, [{ a: ['a'] }], [{ d: ['b', 'c'], b: ['a'], c: ['a'] }]],
+  },
 ];

@@ -125,4 +125,35 @@ function centroid(points: Array<[number, number]>): [number, number] {
 }`,
     calls: [[[]], [[[2, 3]]], { args: [[[0, 0], [4, 0], [4, 4], [0, 4]]], expected: [2, 2] }, [[[0, 0], [3, 0], [0, 3]]], [[[-1, -1], [1, 1]]], [[[1, 5], [1, 7]]], [[[0, 0], [0, 0], [9, 3]]], [[[2, 8], [6, 2]]]],
   },
+  {
+    lang: 'typescript',
+    name: 'windingOrder',
+    query: 'Say whether a polygon\'s vertices {x, y} run counter-clockwise ("ccw") or clockwise ("cw") from the sign of its shoelace area, or "degenerate" for fewer than three vertices or zero area.',
+    code: `
+type Point = { x: number; y: number };
+
+function windingOrder(points: Point[]): 'cw' | 'ccw' | 'degenerate' {
+  if (points.length < 3) return 'degenerate';
+  let twiceArea = 0;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    const q = points[(i + 1) % points.length];
+    twiceArea += p.x * q.y - q.x * p.y;
+  }
+  if (twiceArea > 0) return 'ccw';
+  if (twiceArea < 0) return 'cw';
+  return 'degenerate';
+}`,
+    calls: [
+      { args: [[{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 0, y: 1 }]], expected: 'ccw' },
+      [[{ x: 0, y: 0 }, { x: 0, y: 1 }, { x: 1, y: 0 }]],
+      [[{ x: 0, y: 0 }, { x: 1, y: 1 }]],
+      [[]],
+      [[{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 2, y: 2 }]],
+      [[{ x: 0, y: 0 }, { x: 4, y: 0 }, { x: 4, y: 4 }, { x: 0, y: 4 }]],
+      [[{ x: 0, y: 4 }, { x: 4, y: 4 }, { x: 4, y: 0 }, { x: 0, y: 0 }]],
+      [[{ x: 2, y: 1 }, { x: 5, y: 1 }, { x: 5, y: 3 }, { x: 3, y: 3 }, { x: 3, y: 6 }, { x: 2, y: 6 }]],
+      [[{ x: -1, y: -1 }, { x: -3, y: 2 }, { x: 1, y: 0 }]],
+    ],
+  },
 ];

@@ -127,4 +127,30 @@ function wordCounts(text: string, minLength: number): Record<string, number> {
 }`,
     calls: [{ args: ['The cat and the hat', 1], expected: { the: 2, cat: 1, and: 1, hat: 1 } }, ['The cat and the hat', 4], ['a bb ccc', 2], ['', 1], ["Don't stop, don't!", 1], ['x x X', 1], ['go GO go.', 3], ['ab ab abc', 3]],
   },
+  {
+    lang: 'typescript',
+    name: 'longestCommonSubstring',
+    query: 'Return the longest string that occurs in both a and b as a contiguous substring, the one ending earliest in a on ties, and "" when they share no character.',
+    code: `
+function longestCommonSubstring(a: string, b: string): string {
+  let bestLen = 0;
+  let bestEnd = 0;
+  let prev: number[] = new Array(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const cur: number[] = new Array(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) {
+      if (a[i - 1] === b[j - 1]) {
+        cur[j] = prev[j - 1] + 1;
+        if (cur[j] > bestLen) {
+          bestLen = cur[j];
+          bestEnd = i;
+        }
+      }
+    }
+    prev = cur;
+  }
+  return a.slice(bestEnd - bestLen, bestEnd);
+}`,
+    calls: [['', ''], ['abc', ''], { args: ['abcdef', 'zcdemf'], expected: 'cde' }, ['xyz', 'abc'], ['banana', 'ananas'], ['abab', 'baba'], ['same', 'same'], ['aXbXc', 'XbX'], ['ab', 'ba']],
+  },
 ];

@@ -108,4 +108,18 @@ function dateRangeError(start: string, end: string, maxDays: number): string | n
 }`,
     calls: [{ args: ['2026-01-01', '2026-01-31', 30], expected: null }, ['2026-01-01', '2026-02-01', 30], ['2026-01-01', '2026-01-01', 0], ['2026-01-02', '2026-01-01', 10], ['2026-1-1', '2026-01-02', 5], ['2026-01-01', '2026-13-01', 5], ['2024-02-28', '2024-03-01', 1], ['2024-02-28', '2024-03-01', 2], ['2026-01-01', 'x', 3]],
   },
+  {
+    lang: 'typescript',
+    name: 'isValidTimeRange',
+    query: 'Check a same-day time range "HH:MM-HH:MM" with two-digit 24-hour times whose end is strictly after its start.',
+    code: `
+function isValidTimeRange(text: string): boolean {
+  const m = /^(\\d{2}):(\\d{2})-(\\d{2}):(\\d{2})$/.exec(text);
+  if (m === null) return false;
+  const [h1, m1, h2, m2] = m.slice(1).map(Number);
+  if (h1 > 23 || h2 > 23 || m1 > 59 || m2 > 59) return false;
+  return h1 * 60 + m1 < h2 * 60 + m2;
+}`,
+    calls: [{ args: ['09:00-17:30'], expected: true }, ['17:30-09:00'], ['09:00-09:00'], ['09:00-09:01'], ['24:00-25:00'], ['23:59-23:58'], ['00:00-23:59'], ['9:00-17:30'], ['09:60-10:00'], ['08:00-08:59']],
+  },
 ];

@@ -15,7 +15,7 @@
 //
 // Exit status 0 when every task passes, 1 otherwise, 2 on usage errors. Output files are written atomically.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -58,7 +58,7 @@ function toJson(v, path = '$') {
 }
 
 /** The suite's equality: numbers as numbers (within `approx` when given), key order ignored. */
-export function jsonEqual(a, b, approx) {
+function jsonEqual(a, b, approx) {
   if (typeof a === 'number' && typeof b === 'number') return approx === undefined ? a === b : Math.abs(a - b) <= approx;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -375,7 +375,7 @@ function family(tok, rep) {
 }
 const TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`[^`]*`|\b\d+\.\d+\b|\b[A-Za-z_]\w*\b|\b\d+\b|>>>|===|!==|=>|<=|>=|==|!=|&&|\|\||\+\+|--|\+=|-=|<<|>>|&\^|:=|<-|[<>+\-*/%&|]/g;
 
-export function mutants(code) {
+function mutants(code) {
   const out = [];
   for (const m of code.matchAll(TOKEN)) {
     const tok = m[0];

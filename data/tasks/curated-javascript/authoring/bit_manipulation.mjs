@@ -46,13 +46,14 @@ function setBitPositions(n) {
   {
     lang: 'javascript',
     name: 'packRgb',
-    query: 'Pack red, green and blue channel values into one 24-bit integer (red in the high byte), clamping each channel into 0..255 first.',
+    query: 'Pack integer red, green and blue channel values into one 24-bit integer (red in the high byte), clamping each channel into 0..255 first; a non-integer channel throws a TypeError.',
     code: `
 function packRgb(r, g, b) {
+  if (![r, g, b].every(Number.isInteger)) throw new TypeError('channels must be integers');
   const clamp = (v) => Math.min(255, Math.max(0, v));
   return (clamp(r) << 16) | (clamp(g) << 8) | clamp(b);
 }`,
-    calls: [[0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 255, 0], [0, 0, 255], [300, -5, 16], { args: [18, 52, 86], expected: 0x123456 }, [1, 2, 3]],
+    calls: [[0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 255, 0], [0, 0, 255], [300, -5, 16], { args: [18, 52, 86], expected: 0x123456 }, [1, 2, 3], [1.5, 0, 0]],
   },
   {
     lang: 'javascript',

@@ -4,16 +4,17 @@ export default [
   {
     lang: 'javascript',
     name: 'isoWeek',
-    query: 'Return the ISO-8601 week number (1-53) of a calendar date given as year, month and day, where weeks start on Monday and early January days can belong to the previous year\'s last week.',
+    query: 'Return the ISO-8601 week number (1-53) of a calendar date given as year, month and day, where weeks start on Monday and early January days can belong to the previous year\'s last week; a month outside 1-12 or a day outside 1-31 throws a RangeError.',
     code: `
 function isoWeek(year, month, day) {
+  if (month < 1 || month > 12 || day < 1 || day > 31) throw new RangeError('no such date');
   const date = new Date(Date.UTC(year, month - 1, day));
   const dow = date.getUTCDay() || 7;
   date.setUTCDate(date.getUTCDate() + 4 - dow);
   const yearStart = Date.UTC(date.getUTCFullYear(), 0, 1);
   return Math.ceil(((date - yearStart) / 86400000 + 1) / 7);
 }`,
-    calls: [{ args: [2021, 1, 1], expected: 53 }, [2021, 1, 4], [2020, 12, 31], { args: [2024, 12, 30], expected: 1 }, [2026, 12, 4], [2015, 12, 31], [2018, 1, 1], [2023, 6, 15], [2027, 1, 3]],
+    calls: [{ args: [2021, 1, 1], expected: 53 }, [2021, 1, 4], [2020, 12, 31], { args: [2024, 12, 30], expected: 1 }, [2026, 12, 4], [2018, 1, 1], [2027, 1, 3], [2026, 13, 1], [2026, 1, 0]],
   },
   {
     lang: 'javascript',
@@ -70,15 +71,16 @@ function clock12ToMinutes(text) {
   {
     lang: 'typescript',
     name: 'daysBetween',
-    query: 'Return the signed number of days from one "YYYY-MM-DD" date to another (negative when the second is earlier); an unparseable date throws a RangeError.',
+    query: 'Return the signed number of days from one "YYYY-MM-DD" date to another (negative when the second is earlier); an unparseable date or one before 1970-01-01 throws a RangeError.',
     code: `
 function daysBetween(from: string, to: string): number {
   const start = Date.parse(from + 'T00:00:00Z');
   const end = Date.parse(to + 'T00:00:00Z');
   if (Number.isNaN(start) || Number.isNaN(end)) throw new RangeError('invalid date');
+  if (start < 0 || end < 0) throw new RangeError('date before 1970');
   return Math.round((end - start) / 86_400_000);
 }`,
-    calls: [{ args: ['2026-01-01', '2026-01-02'], expected: 1 }, ['2026-01-02', '2026-01-01'], ['2026-05-05', '2026-05-05'], ['2024-02-28', '2024-03-01'], ['2023-02-28', '2023-03-01'], ['2026-01-01', '2027-01-01'], { args: ['2024-01-01', '2025-01-01'], expected: 366 }, ['2026-13-01', '2026-01-01'], ['2026-01-01', 'x']],
+    calls: [{ args: ['2026-01-01', '2026-01-02'], expected: 1 }, ['2026-01-02', '2026-01-01'], ['2024-02-28', '2024-03-01'], ['2023-02-28', '2023-03-01'], { args: ['2024-01-01', '2025-01-01'], expected: 366 }, ['1970-01-01', '1970-01-11'], ['1969-12-31', '1970-01-01'], ['2026-13-01', '2026-01-01'], ['2026-01-01', 'x']],
   },
   {
     lang: 'typescript',

@@ -59,16 +59,22 @@ function closestPairDistance(points) {
   {
     lang: 'javascript',
     name: 'rotatePoint',
-    query: 'Rotate a point [x, y] counter-clockwise about the origin by an angle in degrees, rounding each coordinate to six decimals.',
+    query: 'Rotate a point [x, y] counter-clockwise about the origin by an angle in degrees, exactly for multiples of 90 and otherwise rounding each coordinate to six decimals.',
     code: `
 function rotatePoint([x, y], degrees) {
-  const rad = (degrees * Math.PI) / 180;
+  const d = ((degrees % 360) + 360) % 360;
+  // Quarter turns are exact, without floating-point dust.
+  if (d === 0) return [x, y];
+  if (d === 90) return [-y, x];
+  if (d === 180) return [-x, -y];
+  if (d === 270) return [y, -x];
+  const rad = (d * Math.PI) / 180;
   const cos = Math.cos(rad);
   const sin = Math.sin(rad);
   const round = (v) => Math.round(v * 1e6) / 1e6 + 0;
   return [round(x * cos - y * sin), round(x * sin + y * cos)];
 }`,
-    calls: [{ args: [[1, 0], 90], expected: [0, 1] }, [[1, 0], 180], [[1, 0], -90], [[0, 1], 90], [[2, 3], 0], [[1, 1], 45], [[3, 4], 360], [[1, 2], 270], [[2, 0], 30]],
+    calls: [{ args: [[1, 0], 90], expected: [0, 1] }, [[1, 0], 180], [[1, 0], -90], [[0, 1], 90], [[2, 3], 0], [[1, 1], 45], [[3, 4], 360], [[1, 2], 270], [[2, 0], 30], [[0.5, 0.25], 450]],
   },
   {
     lang: 'typescript',

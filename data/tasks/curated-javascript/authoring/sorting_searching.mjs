@@ -52,9 +52,10 @@ function sortByFields(records, fields) {
     query: 'Return the k numbers closest to a target in ascending order, preferring the smaller number when two are equally close; k of zero or less gives an empty array and k beyond the length gives all numbers.',
     code: `
 function kClosest(nums, target, k) {
+  if (k <= 0) return [];
   return [...nums]
     .sort((a, b) => Math.abs(a - target) - Math.abs(b - target) || a - b)
-    .slice(0, Math.max(k, 0))
+    .slice(0, k)
     .sort((a, b) => a - b);
 }`,
     calls: [{ args: [[1, 2, 3, 4, 5], 3, 2], expected: [2, 3] }, [[1, 2, 3, 4, 5], 3, 3], [[1, 5], 3, 1], [[10, 1, 7], 8, 2], [[1, 2], 0, 5], [[4, 4, 1], 4, 0], [[5, 6], 3, -1], [[-3, -1, 2], 0, 2], [[20, 9, 11, 30], 10, 3]],
@@ -103,15 +104,13 @@ function mergeSortedLists(lists: number[][]): number[] {
   },
   {
     lang: 'typescript',
-    name: 'denseRanks',
-    query: 'Give each score its dense rank, the highest score ranking 1 and equal scores sharing a rank with no gaps after ties.',
+    name: 'competitionRanks',
+    query: 'Give each score its standard competition rank ("1224" ranking): one more than the number of strictly higher scores, so equal scores share a rank and leave a gap after them.',
     code: `
-function denseRanks(scores: number[]): number[] {
-  const distinct = [...new Set(scores)].sort((a, b) => b - a);
-  const rank = new Map<number, number>();
-  distinct.forEach((s, i) => rank.set(s, i + 1));
-  return scores.map((s) => rank.get(s) as number);
+function competitionRanks(scores: number[]): number[] {
+  const sorted = [...scores].sort((a, b) => b - a);
+  return scores.map((s) => sorted.findIndex((x) => x <= s) + 1);
 }`,
-    calls: [[[]], [[10]], [[10, 20]], { args: [[5, 5, 3]], expected: [1, 1, 2] }, [[1, 2, 3, 2, 1]], [[-1, -1, -2]], [[100, 50, 100, 75]], [[0, 0, 0]]],
+    calls: [[[]], [[10]], [[10, 20]], { args: [[5, 5, 3]], expected: [1, 1, 3] }, [[1, 2, 3, 2, 1]], [[-1, -1, -2]], [[100, 50, 100, 75]], [[0, 0, 0]], [[3, 1, 2]]],
   },
 ];

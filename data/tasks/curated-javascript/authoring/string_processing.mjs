@@ -93,13 +93,13 @@ function fillTemplate(template, values) {
   {
     lang: 'typescript',
     name: 'capitalizeSentences',
-    query: 'Uppercase the first letter of each sentence, a sentence starting at the beginning of the text or after ".", "!" or "?"; spaces and newlines in between are skipped, while any other character (such as a digit) ends the search.',
+    query: 'Uppercase the first ASCII letter of each sentence, a sentence starting at the beginning of the text or after ".", "!" or "?"; spaces and newlines in between are skipped, while any other character (such as a digit) ends the search.',
     code: `
 function capitalizeSentences(text: string): string {
   let out = '';
   let capNext = true;
   for (const ch of text) {
-    if (capNext && /[a-z]/i.test(ch)) {
+    if (capNext && ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) {
       out += ch.toUpperCase();
       capNext = false;
     } else {
@@ -110,7 +110,7 @@ function capitalizeSentences(text: string): string {
   }
   return out;
 }`,
-    calls: [[''], ['hello'], { args: ['hello. world'], expected: 'Hello. World' }, ['wow! really? yes.'], ['a.b'], ['3 apples. ok'], ['ALREADY. Fine'], ['one.\ntwo'], ['  lead']],
+    calls: [[''], ['hello'], { args: ['hello. world'], expected: 'Hello. World' }, ['wow! really? yes.'], ['a.b'], ['3 apples. ok'], ['ALREADY. Fine'], ['one.\ntwo'], ['zoo? éa z']],
   },
   {
     lang: 'typescript',

@@ -44,8 +44,8 @@ func TrailingZeros(n uint64) int {
     code: go`
 func PackBits(bits []bool) []int {
 	out := make([]int, (len(bits)+7)/8)
-	for i, b := range bits {
-		if b {
+	for i := 0; i < len(bits); i++ {
+		if bits[i] {
 			out[i/8] |= 1 << (7 - i%8)
 		}
 	}

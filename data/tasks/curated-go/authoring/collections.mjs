@@ -95,11 +95,17 @@ func LastN(stream []int, n int) []int {
   },
   {
     name: 'FrequencySort',
-    query: 'Sort a copy of a slice of ints by how often each value occurs, most frequent first and equal frequencies by ascending value, keeping every occurrence but dropping values that occur fewer than minCount times.',
+    query: 'Sort a copy of a slice of ints by how often each value occurs, most frequent first and equal frequencies by ascending value, keeping every occurrence but dropping values that occur fewer than minCount times; a minCount below 1 returns an error.',
     code: go`
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
-func FrequencySort(xs []int, minCount int) []int {
+func FrequencySort(xs []int, minCount int) ([]int, error) {
+	if minCount < 1 {
+		return nil, fmt.Errorf("minCount %d is below 1", minCount)
+	}
 	freq := map[int]int{}
 	for _, x := range xs {
 		freq[x]++
@@ -117,9 +123,9 @@ func FrequencySort(xs []int, minCount int) []int {
 		}
 		return out[i] < out[j]
 	})
-	return out
+	return out, nil
 }`,
-    calls: [[[], 1], [[1], 1], { args: [[1, 2, 2, 3, 3, 3], 0], expected: [3, 3, 3, 2, 2, 1] }, [[1, 2, 2, 3, 3, 3], 2], [[4, 1, 4, 1], 2], [[5, -1, 5], 1], [[3, 2, 1], 1], [[2, 2, 1, 1, 1, 0], 3], [[7, 7, 7], 4]],
+    calls: [[[], 1], [[1], 1], { args: [[1, 2, 2, 3, 3, 3], 1], expected: [[3, 3, 3, 2, 2, 1], null] }, [[1, 2, 2, 3, 3, 3], 2], [[4, 1, 4, 1], 2], [[5, -1, 5], 1], [[3, 2, 1], 1], [[2, 2, 1, 1, 1, 0], 3], [[7, 7, 7], 4], [[1, 2], 0]],
   },
   {
     name: 'DistinctInWindows',

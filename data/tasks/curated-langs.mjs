@@ -101,7 +101,8 @@ function stripTypes(code) {
 function runJs(language, code, name, argLists, timeout = CALL_TIMEOUT_MS) {
   let src;
   try {
-    src = language === 'typescript' ? stripTypes(code) : code;
+    // Strict, as in the ES module the judge's harness exports the function from.
+    src = `'use strict';\n${language === 'typescript' ? stripTypes(code) : code}`;
     new vm.Script(src);
   } catch (e) {
     return argLists.map(() => ({ fault: `does not compile: ${e.message}` }));

@@ -182,21 +182,30 @@ func harnessCall(fn reflect.Value, raw []json.RawMessage) (res map[string]any) {
 		}
 	}()
 	outs := fn.Call(args)
+	// A trailing error result is the outcome, not a value: non-nil is "throws", nil is left out of the values
+	// (as the judge's harness, infra/runner/calls_harness.go, does).
 	errType := reflect.TypeOf((*error)(nil)).Elem()
-	if n := len(outs); n > 0 && t.Out(n-1) == errType && !outs[n-1].IsNil() {
-		return map[string]any{"throws": "error"}
+	if n := len(outs); n > 0 && t.Out(n-1) == errType {
+		if !outs[n-1].IsNil() {
+			return map[string]any{"throws": "error"}
+		}
+		outs = outs[:n-1]
 	}
 	vals := make([]any, len(outs))
 	nils := false
 	for i, o := range outs {
 		vals[i] = o.Interface()
-		if t.Out(i) != errType && harnessHasNil(o) {
+		if harnessHasNil(o) {
 			nils = true
 		}
 	}
-	res = map[string]any{"value": vals}
-	if len(vals) == 1 {
+	switch len(vals) {
+	case 0:
+		res = map[string]any{"value": nil}
+	case 1:
 		res = map[string]any{"value": vals[0]}
+	default:
+		res = map[string]any{"value": vals}
 	}
 	if nils {
 		res["nils"] = true

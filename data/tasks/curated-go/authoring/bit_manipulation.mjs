@@ -1,6 +1,6 @@
 // Curated tasks: bit_manipulation (Go). Expected values are computed by data/tasks/curated-langs.mjs from the
 // canonicals (one `go build` per task); a call written {args, expected} is a hand-typed spot check. A Go function
-// with several results has them as a JSON array, a nil error being null.
+// with several results has them as a JSON array; a nil trailing error is left out.
 const go = String.raw;
 export default [
   {
@@ -19,7 +19,7 @@ func ExtractBits(n uint32, start, width int) (uint32, error) {
 	mask := uint32(1)<<width - 1
 	return (n >> start) & mask, nil
 }`,
-    calls: [{ args: [0xf0, 4, 4], expected: [15, null] }, [0xf0, 0, 4], [0xabcd, 8, 8], [0xffffffff, 0, 32], [5, 0, 0], [1, 31, 1], [0x80000000, 31, 1], [5, 30, 3], [5, -1, 2], [5, 2, -1]],
+    calls: [{ args: [0xf0, 4, 4], expected: 15 }, [0xf0, 0, 4], [0xabcd, 8, 8], [0xffffffff, 0, 32], [5, 0, 0], [1, 31, 1], [0x80000000, 31, 1], [5, 30, 3], [5, -1, 2], [5, 2, -1]],
   },
   {
     name: 'TrailingZeros',
@@ -81,7 +81,7 @@ func SignExtend(value uint32, bits int) (int32, error) {
 	shift := 32 - bits
 	return int32(value<<shift) >> shift, nil
 }`,
-    calls: [{ args: [0xf, 4], expected: [-1, null] }, [0x7, 4], [0x8, 4], [0xff, 8], [0x7f, 8], [0x1ff, 8], [5, 32], [1, 1], [3, 0], [3, 33]],
+    calls: [{ args: [0xf, 4], expected: -1 }, [0x7, 4], [0x8, 4], [0xff, 8], [0x7f, 8], [0x1ff, 8], [5, 32], [1, 1], [3, 0], [3, 33]],
   },
   {
     name: 'Morton',

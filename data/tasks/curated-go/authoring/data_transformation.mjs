@@ -122,7 +122,7 @@ func ParseRecord(line string) (Record, error) {
 	}
 	return Record{Name: name, Age: age, Score: score}, nil
 }`,
-    calls: [{ args: ['ann:30:9.5'], expected: [{ Name: 'ann', Age: 30, Score: 9.5 }, null] }, [' bob : 0 : 1 '], ['ann:30'], ['ann:30:1:2'], [':30:1'], ['ann:-1:1'], ['ann:x:1'], ['ann:30:abc'], ['cy:7:-2.25']],
+    calls: [{ args: ['ann:30:9.5'], expected: { Name: 'ann', Age: 30, Score: 9.5 } }, [' bob : 0 : 1 '], ['ann:30'], ['ann:30:1:2'], [':30:1'], ['ann:-1:1'], ['ann:x:1'], ['ann:30:abc'], ['cy:7:-2.25']],
   },
   {
     name: 'Normalize',
@@ -148,7 +148,7 @@ func Normalize(ws []float64) ([]float64, error) {
 	}
 	return out, nil
 }`,
-    calls: [{ args: [[1, 1]], expected: [[0.5, 0.5], null] }, [[1, 3]], [[2]], [[0, 5]], [[]], [[0, 0]], [[1, -1, 2]], [[0.5, 0.25, 0.25]], [[3, 0, 1]]],
+    calls: [{ args: [[1, 1]], expected: [0.5, 0.5] }, [[1, 3]], [[2]], [[0, 5]], [[]], [[0, 0]], [[1, -1, 2]], [[0.5, 0.25, 0.25]], [[3, 0, 1]]],
   },
   {
     name: 'RowsToMaps',
@@ -175,7 +175,7 @@ func RowsToMaps(header []string, rows [][]string) ([]map[string]string, error) {
 	return out, nil
 }`,
     calls: [
-      { args: [['a', 'b'], [['1', '2']]], expected: [[{ a: '1', b: '2' }], null] },
+      { args: [['a', 'b'], [['1', '2']]], expected: [{ a: '1', b: '2' }] },
       [['a', 'b'], [['1']]],
       [['a', 'b'], [['1', '2', '3']]],
       [['a', 'b'], []],

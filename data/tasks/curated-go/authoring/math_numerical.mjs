@@ -19,7 +19,7 @@ func FloorDivMod(a, b int) (int, int, error) {
 	}
 	return q, r, nil
 }`,
-    calls: [[7, 2], { args: [-7, 2], expected: [-4, 1, null] }, [7, -2], [-7, -2], [6, 3], [-6, 3], [0, 5], [5, 0], [1, -5]],
+    calls: [[7, 2], { args: [-7, 2], expected: [-4, 1] }, [7, -2], [-7, -2], [6, 3], [-6, 3], [0, 5], [5, 0], [1, -5]],
   },
   {
     name: 'Fibonacci',
@@ -40,7 +40,7 @@ func Fibonacci(n int) (int64, error) {
 	}
 	return a, nil
 }`,
-    calls: [[0], [1], [2], { args: [10], expected: [55, null] }, [20], [50], [78], [79], [-1]],
+    calls: [[0], [1], [2], { args: [10], expected: 55 }, [20], [50], [78], [79], [-1]],
   },
   {
     name: 'MeanStdDev',
@@ -68,7 +68,7 @@ func MeanStdDev(xs []float64) (float64, float64, error) {
 	}
 	return mean, math.Sqrt(sq / n), nil
 }`,
-    calls: [[[]], [[5]], { args: [[2, 4, 4, 4, 5, 5, 7, 9]], expected: [5, 2, null] }, [[1, 2]], [[-1, 1]], [[3, 3, 3]], [[1, 2, 3, 4]], [[0.5, 1.5]]],
+    calls: [[[]], [[5]], { args: [[2, 4, 4, 4, 5, 5, 7, 9]], expected: [5, 2] }, [[1, 2]], [[-1, 1]], [[3, 3, 3]], [[1, 2, 3, 4]], [[0.5, 1.5]]],
   },
   {
     name: 'DigitSum',
@@ -90,7 +90,7 @@ func DigitSum(n, base int) (int, error) {
 	}
 	return sum, nil
 }`,
-    calls: [[123, 10], [-123, 10], [0, 10], { args: [255, 16], expected: [30, null] }, [255, 2], [7, 36], [36, 36], [10, 1], [10, 37], [1000, 10]],
+    calls: [[123, 10], [-123, 10], [0, 10], { args: [255, 16], expected: 30 }, [255, 2], [7, 36], [36, 36], [10, 1], [10, 37], [1000, 10]],
   },
   {
     name: 'Reduce',
@@ -117,7 +117,7 @@ func Reduce(num, den int) (int, int, error) {
 	}
 	return num / a, den / a, nil
 }`,
-    calls: [{ args: [6, 8], expected: [3, 4, null] }, [-6, 8], [6, -8], [-6, -8], [0, 5], [0, -5], [7, 1], [5, 0], [12, 4]],
+    calls: [{ args: [6, 8], expected: [3, 4] }, [-6, 8], [6, -8], [-6, -8], [0, 5], [0, -5], [7, 1], [5, 0], [12, 4]],
   },
   {
     name: 'EvalPoly',

@@ -69,7 +69,7 @@ func hexDigit(r rune) int {
 	}
 	return -1
 }`,
-    calls: [{ args: ['a\\nb'], expected: ['a\nb', null] }, ['tab\\there'], ['back\\\\slash'], ['say \\"hi\\"'], { args: ['\\x41\\x62c'], expected: ['Abc', null] }, ['\\x7a\\x5A\\x09'], ['bad\\q'], ['end\\'], ['\\x4'], ['\\xg1']],
+    calls: [{ args: ['a\\nb'], expected: 'a\nb' }, ['tab\\there'], ['back\\\\slash'], ['say \\"hi\\"'], { args: ['\\x41\\x62c'], expected: 'Abc' }, ['\\x7a\\x5A\\x09'], ['bad\\q'], ['end\\'], ['\\x4'], ['\\xg1']],
   },
   {
     name: 'IsNumber',
@@ -167,7 +167,7 @@ func Balance(ops []string) (int, error) {
 	}
 	return balance, nil
 }`,
-    calls: [[[]], [['deposit 10']], { args: [['deposit 10', 'withdraw 4']], expected: [6, null] }, [['deposit 5', 'withdraw 5']], [['deposit 5', 'withdraw 6']], [['freeze', 'deposit 1']], [['freeze', 'unfreeze', 'deposit 3']], [['deposit 0']], [['deposit -3']], [['steal 5']]],
+    calls: [[[]], [['deposit 10']], { args: [['deposit 10', 'withdraw 4']], expected: 6 }, [['deposit 5', 'withdraw 5']], [['deposit 5', 'withdraw 6']], [['freeze', 'deposit 1']], [['freeze', 'unfreeze', 'deposit 3']], [['deposit 0']], [['deposit -3']], [['steal 5']]],
   },
   {
     name: 'SplitArgs',
@@ -213,7 +213,7 @@ func SplitArgs(line string) ([]string, error) {
 	}
 	return args, nil
 }`,
-    calls: [{ args: ['a b  c'], expected: [['a', 'b', 'c'], null] }, [''], ['   '], ['"a b" c'], ['\'it"s\''], ['x ""'], ['a"b c"d'], ['"open'], ['a\tb'], ['\'\'']],
+    calls: [{ args: ['a b  c'], expected: ['a', 'b', 'c'] }, [''], ['   '], ['"a b" c'], ['\'it"s\''], ['x ""'], ['a"b c"d'], ['"open'], ['a\tb'], ['\'\'']],
   },
   {
     name: 'Allow',
@@ -275,6 +275,6 @@ func ReviewState(events []string, approvalsNeeded int) (string, error) {
 	}
 	return state, nil
 }`,
-    calls: [[[], 2], [['submit'], 2], [['submit', 'approve'], 2], { args: [['submit', 'approve', 'approve'], 2], expected: ['approved', null] }, [['submit', 'approve', 'approve', 'publish'], 2], [['submit', 'reject'], 1], [['submit', 'approve', 'reject', 'submit', 'approve'], 2], [['publish'], 1], [['submit', 'approve'], 1], [['submit', 'approve', 'approve'], 1]],
+    calls: [[[], 2], [['submit'], 2], [['submit', 'approve'], 2], { args: [['submit', 'approve', 'approve'], 2], expected: 'approved' }, [['submit', 'approve', 'approve', 'publish'], 2], [['submit', 'reject'], 1], [['submit', 'approve', 'reject', 'submit', 'approve'], 2], [['publish'], 1], [['submit', 'approve'], 1], [['submit', 'approve', 'approve'], 1]],
   },
 ];

@@ -1,11 +1,13 @@
 /**
  * Shared body of the worker entry points (`workers/all.ts`, `workers/<queue>.ts`):
  * `node --import tsx workers/all.ts [--queues default,llm,exec,embed] [--prefix P] [--address A]
- * [--namespace N] [--workflow-bundle FILE]`. The cluster and its credentials come from Temporal's environment
- * configuration (a temporal.toml profile, TEMPORAL_* variables: infra/temporal/cluster.ts); --address and
- * --namespace override them. `--workflow-bundle` takes a prebuilt bundle (from `bundleWorkflowCode`)
- * instead of bundling at start-up, which costs seconds to tens of seconds on a loaded machine. A worker never starts a dev server: several
- * workers on several machines share one cluster, which is how this scales).
+ * [--namespace N] [--workflow-bundle FILE] [--metrics-address host:port]`.
+ * The cluster and its credentials come from Temporal's environment configuration (a temporal.toml profile,
+ * TEMPORAL_* variables: infra/temporal/cluster.ts); --address and --namespace override them. A worker never starts
+ * a dev server: several workers on several machines share one cluster, which is how this scales.
+ * `--workflow-bundle` takes a prebuilt bundle (from `bundleWorkflowCode`) instead of bundling at start-up, which
+ * costs seconds to tens of seconds on a loaded machine. `--metrics-address` (or EXECRETRIEVAL_METRICS_ADDRESS)
+ * serves the SDK's metrics for Prometheus (docs/telemetry.md).
  * Prints `worker ready` on stderr once polling, and stops gracefully on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
       address: { type: 'string' },
       namespace: { type: 'string' },
       'workflow-bundle': { type: 'string' },
+      'metrics-address': { type: 'string' },
     },
   });
   const loaded = loadClusterSettings(process.env);
@@ -30,14 +33,15 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   const keys = values.queues ? parseKeys(values.queues) : defaultKeys;
   const { namespace } = settings;
   const queues = taskQueues(values.prefix);
-  quietRuntime();
+  const metrics = values['metrics-address'] ?? process.env.EXECRETRIEVAL_METRICS_ADDRESS;
+  quietRuntime(undefined, undefined, metrics);
   const connection = await connectNative(settings);
   const bundlePath = values['workflow-bundle'];
   const running = await startWorkers({ connection, namespace, queues, keys, ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}) });
   const stop = () => void running.shutdown();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  console.error(`worker ready: ${keys.map((k) => queues[k]).join(', ')} on ${describeCluster(settings)} (pid ${process.pid})`);
+  console.error(`worker ready: ${keys.map((k) => queues[k]).join(', ')} on ${describeCluster(settings)} (pid ${process.pid})${metrics ? `; metrics at http://${metrics}/metrics` : ''}`);
   try {
     await running.done;
   } finally {

@@ -5,6 +5,7 @@
  * TEMPORAL_API_KEY, TEMPORAL_TLS*, TEMPORAL_GRPC_META_*. The CLI, every worker and `doctor` call this one loader,
  * so they agree on the cluster; no address anywhere means the CLI starts the local dev server.
  */
+import http2 from 'node:http2';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import { loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
@@ -90,6 +91,7 @@ export const describeCluster = (s: ClusterSettings, address = s.address): string
  * refuses the certificate or key later, call by call. Namespace access is what a run needs, so that is what is asked.
  */
 export async function connectClient(s: ClusterSettings, address = s.address): Promise<Connection> {
+  await refusedTls(s, address);
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ ...connectionOptions(s, address), connectTimeout: '15 seconds' });
@@ -104,12 +106,47 @@ export async function connectClient(s: ClusterSettings, address = s.address): Pr
 
 /** The workers' connection, with the same one-line failure. */
 export async function connectNative(s: ClusterSettings, address = s.address): Promise<NativeConnection> {
+  await refusedTls(s, address);
   try {
     return await NativeConnection.connect(connectionOptions(s, address));
   } catch (err) {
     if (err instanceof ClusterError) throw err;
     throw new ClusterError(`cannot reach Temporal at ${describeCluster(s, address)}: ${firstLine(err)}`);
   }
+}
+
+/**
+ * A TLS handshake refused (an unknown CA, a wrong server name, a client certificate the cluster does not accept):
+ * the SDK's client only says "Failed to connect before the deadline" after its timeout, so the handshake is tried
+ * first on its own, over HTTP/2 as gRPC speaks it, and its own words become the line. The server's first SETTINGS
+ * frame means it accepted this client (with TLS 1.3 a refused certificate is an alert after the handshake); no
+ * answer in `timeoutMs` leaves the verdict to the real connection.
+ */
+async function refusedTls(s: ClusterSettings, address: string | null, timeoutMs = 10_000): Promise<void> {
+  const tls = s.tls;
+  if (!address || address !== s.address || !tls) return;
+  const o = typeof tls === 'object' ? tls : {};
+  const reason = await new Promise<string | null>((resolve) => {
+    const session = http2.connect(`https://${address}`, {
+      ...(o.serverRootCACertificate ? { ca: Buffer.from(o.serverRootCACertificate) } : {}),
+      ...(o.clientCertPair ? { cert: Buffer.from(o.clientCertPair.crt), key: Buffer.from(o.clientCertPair.key) } : {}),
+      ...(o.serverNameOverride ? { servername: o.serverNameOverride } : {}),
+    });
+    let settled = false;
+    const done = (r: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      session.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    session.once('remoteSettings', () => done(null));
+    session.once('error', (e) => done(`TLS: ${firstLine(e)}`));
+    // A refused client certificate reaches Node's HTTP/2 client as a bare close (the alert's words are not surfaced).
+    session.once('close', () => done(`TLS: the server closed the connection before its first HTTP/2 frame: ${o.clientCertPair ? 'it did not accept the client certificate' : 'it may require a client certificate (none is configured)'}`));
+  });
+  if (reason) throw new ClusterError(`cannot reach Temporal at ${describeCluster(s, address)}: ${reason}`);
 }
 
 /** The error and its causes (the SDK wraps the server's answer, e.g. UNAUTHENTICATED, as `cause`), on one line. */

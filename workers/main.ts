@@ -7,7 +7,7 @@
  * a dev server: several workers on several machines share one cluster, which is how this scales.
  * `--workflow-bundle` takes a prebuilt bundle (from `bundleWorkflowCode`) instead of bundling at start-up, which
  * costs seconds to tens of seconds on a loaded machine. `--metrics-address` (or EXECRETRIEVAL_METRICS_ADDRESS)
- * serves the SDK's metrics for Prometheus (docs/telemetry.md).
+ * serves the SDK's metrics for Prometheus (docs/cluster.md).
  * Prints `worker ready` on stderr once polling, and stops gracefully on SIGINT/SIGTERM.
  */
 import { parseArgs } from 'node:util';

@@ -54,7 +54,7 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
  * `logFile`, the SDK's log (its native core's too) goes to that file instead of the terminal: a CLI run's
  * terminal shows the run's own progress, and `runs/<id>/logs/temporal.log` keeps the SDK's warnings. With
  * `metricsAddress` (host:port; opt-in: `--metrics-address` or EXECRETRIEVAL_METRICS_ADDRESS), the SDK's runtime
- * metrics (slots, pollers, latencies, schedule-to-start: docs/telemetry.md) are served for Prometheus at
+ * metrics (slots, pollers, latencies, schedule-to-start: docs/cluster.md) are served for Prometheus at
  * http://host:port/metrics. The runtime can be installed once per process and only before the first connection,
  * so later calls are no-ops.
  */
@@ -63,7 +63,11 @@ export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', l
   const metrics = metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress } } } : {};
   let logger = new DefaultLogger(lvl);
   if (logFile) {
-    mkdirSync(dirname(logFile), { recursive: true });
+    try {
+      mkdirSync(dirname(logFile), { recursive: true });
+    } catch {
+      /* the logger below cannot write then, and says so once */
+    }
     const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
     let lost = false;
     logger = new DefaultLogger(lvl, (e) => {
@@ -81,7 +85,7 @@ export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', l
   try {
     Runtime.install({ logger, telemetryOptions: { ...(logFile ? { logging: { filter: makeTelemetryFilterString({ core: lvl }), forward: {} } } : {}), ...metrics } });
   } catch (err) {
-    if (err instanceof IllegalStateError) return; // already installed
+    if (err instanceof IllegalStateError || !metricsAddress) return; // already installed, or (as ever) the SDK's defaults
     // An address that cannot be bound (taken, not local): the operator asked for metrics, so never run without them.
     throw new StopError(`metrics address ${metricsAddress}: ${(err as Error).message.split('\n')[0]}`, EXIT_CODES.infra);
   }

@@ -1,9 +1,10 @@
 /**
- * Temporal settings in one place: where the cluster is, which namespace, the task queues, and the timeouts and
+ * Temporal settings in one place: the default namespace, the task queues, and the timeouts and
  * retry policies of every class of activity.
  *
  * This module is imported by workflow code (for the activity options), so it must stay deterministic and free of
- * Node built-ins: no `process`, no `fs`. Callers that read the environment pass it in (`resolveTemporalTarget`).
+ * Node built-ins: no `process`, no `fs`. Where the cluster is and how to authenticate to it is read from Temporal's
+ * own environment configuration by infra/temporal/cluster.ts.
  */
 import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
 
@@ -20,7 +21,7 @@ export function taskQueues(prefix = 'execretrieval'): TaskQueues {
 
 export const DEFAULT_NAMESPACE = 'default';
 
-/** Local dev server defaults (used when TEMPORAL_ADDRESS is unset). */
+/** Local dev server defaults (used when no cluster is configured: infra/temporal/cluster.ts). */
 export const DEV_SERVER = {
   /** In the state directory (`.execretrieval/`, or EXECRETRIEVAL_STATE_DIR); persistent, so a run survives a restart of the server. */
   dbFileName: 'temporal.db',
@@ -30,19 +31,6 @@ export const DEV_SERVER = {
   /** How long a server left behind by a killed CLI gets to shut down cleanly before SIGKILL. */
   orphanGraceMs: 10_000,
 } as const;
-
-export interface TemporalTarget {
-  /** host:port of the frontend; null = start the local dev server. */
-  address: string | null;
-  namespace: string;
-}
-
-/** TEMPORAL_ADDRESS set: connect there. Unset: the CLI starts the dev server. */
-export function resolveTemporalTarget(env: Readonly<Record<string, string | undefined>>): TemporalTarget {
-  const address = env.TEMPORAL_ADDRESS?.trim() || null;
-  const namespace = env.TEMPORAL_NAMESPACE?.trim() || DEFAULT_NAMESPACE;
-  return { address, namespace };
-}
 
 /**
  * Retry classes. Errors that must not be retried (4xx other than 429, bad input, budget exhausted) are raised

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { CliError } from './errors.ts';
-import { resolveTemporalTarget } from '../temporal.config.ts';
+import { loadClusterSettings } from '../infra/temporal/cluster.ts';
 import { EXECUTION_SETTINGS, pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
 import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
@@ -82,8 +82,8 @@ const describe = (p: PipelineProgress) =>
     : p.round > 1 ? `${p.stage} (${p.stage === 'build' ? 'mutant round' : 'round'} ${p.round})` : p.stage;
 
 export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPipelineResult> {
-  if (!s.worker && !resolveTemporalTarget(process.env).address) {
-    throw new CliError('run --no-worker: set TEMPORAL_ADDRESS to the cluster whose workers serve the queues (without it this command would start a dev server no worker serves)', EXIT_CODES.usage);
+  if (!s.worker && !loadClusterSettings(process.env).address) {
+    throw new CliError('run --no-worker: set TEMPORAL_ADDRESS (or a temporal.toml profile\'s address) to the cluster whose workers serve the queues (without it this command would start a dev server no worker serves)', EXIT_CODES.usage);
   }
   // Named configurations that only this checkout's embedding server can serve (multilingual-e5-small): the run
   // starts it for itself, for workers in this process only (remote workers could not reach 127.0.0.1 here).

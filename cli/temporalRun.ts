@@ -6,9 +6,10 @@
 import { ServiceError, WorkflowExecutionAlreadyStartedError, type Client, type WorkflowResultType, type WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowNotFoundError, type Workflow } from '@temporalio/common';
 import { CliError } from './errors.ts';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { join } from 'node:path';
 import { openTemporal } from '../infra/temporal/connect.ts';
+import { connectNative } from '../infra/temporal/cluster.ts';
 import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
 import type { ActivityProvider } from '../workers/registry.ts';
 import { quietRuntime, startWorkers } from '../workers/run.ts';
@@ -87,7 +88,7 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
       // The SDK's native runtime serves workers only: installed without one (a server that never came up), it
       // keeps the process from exiting after the error line. A native connection that fails shuts it down again.
       quietRuntime(o.logLevel, o.logFile);
-      native = await NativeConnection.connect({ address: session.address });
+      native = await connectNative(session.settings, session.address);
     }
     if (o.worker) workers = await startWorkers({ connection: native!, namespace: session.namespace, queues, keys: o.keys, providers: o.providers });
     if (o.coordinator) {

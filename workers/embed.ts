@@ -1,7 +1,4 @@
 /** Worker for the `embed` task queue only (see workers/main.ts for flags). */
-import { workerMain } from './main.ts';
+import { workerFailed, workerMain } from './main.ts';
 
-workerMain(process.argv.slice(2), ['embed']).catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+workerMain(process.argv.slice(2), ['embed']).catch(workerFailed);

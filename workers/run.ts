@@ -7,7 +7,9 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
+import { IllegalStateError } from '@temporalio/common';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
+import { EXIT_CODES, StopError } from '../activities/faults.ts';
 import { fatalFaultInterceptor } from '../activities/temporalFaults.ts';
 import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
 
@@ -50,20 +52,25 @@ export async function bundleWorkflows(): Promise<WorkflowBundle> {
 /**
  * The SDK logs every worker state change at INFO; keep WARN and above (TEMPORAL_LOG_LEVEL overrides). With
  * `logFile`, the SDK's log (its native core's too) goes to that file instead of the terminal: a CLI run's
- * terminal shows the run's own progress, and `runs/<id>/logs/temporal.log` keeps the SDK's warnings. The
- * runtime can be installed once per process and only before the first connection, so later calls are no-ops.
+ * terminal shows the run's own progress, and `runs/<id>/logs/temporal.log` keeps the SDK's warnings. With
+ * `metricsAddress` (host:port; opt-in: `--metrics-address` or EXECRETRIEVAL_METRICS_ADDRESS), the SDK's runtime
+ * metrics (slots, pollers, latencies, schedule-to-start: docs/cluster.md) are served for Prometheus at
+ * http://host:port/metrics. The runtime can be installed once per process and only before the first connection,
+ * so later calls are no-ops.
  */
-export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', logFile?: string): void {
+export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', logFile?: string, metricsAddress = process.env.EXECRETRIEVAL_METRICS_ADDRESS || undefined): void {
   const lvl = level.toUpperCase() as LogLevel;
-  try {
-    if (!logFile) {
-      Runtime.install({ logger: new DefaultLogger(lvl) });
-      return;
+  const metrics = metricsAddress ? { metrics: { prometheus: { bindAddress: metricsAddress } } } : {};
+  let logger = new DefaultLogger(lvl);
+  if (logFile) {
+    try {
+      mkdirSync(dirname(logFile), { recursive: true });
+    } catch {
+      /* the logger below cannot write then, and says so once */
     }
-    mkdirSync(dirname(logFile), { recursive: true });
     const bigints = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v);
     let lost = false;
-    const logger = new DefaultLogger(lvl, (e) => {
+    logger = new DefaultLogger(lvl, (e) => {
       const when = new Date(Number(e.timestampNanos / 1_000_000n)).toISOString();
       try {
         appendFileSync(logFile, `${when} [${e.level}] ${e.message}${e.meta && Object.keys(e.meta).length ? ` ${JSON.stringify(e.meta, bigints)}` : ''}\n`);
@@ -74,9 +81,13 @@ export function quietRuntime(level = process.env.TEMPORAL_LOG_LEVEL ?? 'WARN', l
         lost = true;
       }
     });
-    Runtime.install({ logger, telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: lvl }), forward: {} } } });
-  } catch {
-    /* already installed */
+  }
+  try {
+    Runtime.install({ logger, telemetryOptions: { ...(logFile ? { logging: { filter: makeTelemetryFilterString({ core: lvl }), forward: {} } } : {}), ...metrics } });
+  } catch (err) {
+    if (err instanceof IllegalStateError || !metricsAddress) return; // already installed, or (as ever) the SDK's defaults
+    // An address that cannot be bound (taken, not local): the operator asked for metrics, so never run without them.
+    throw new StopError(`metrics address ${metricsAddress}: ${(err as Error).message.split('\n')[0]}`, EXIT_CODES.infra);
   }
 }
 

@@ -13,9 +13,10 @@ import { embeddingCachePath, modelRoot, projectRoot, stateDir } from '../paths.t
 import { pythonExecutable } from '../python/interpreter.ts';
 import { verifyCache } from '../storage/cacheRepair.ts';
 import { repairCommand } from '../faults.ts';
-import { DEV_SERVER, resolveTemporalTarget } from '../../temporal.config.ts';
+import { DEV_SERVER } from '../../temporal.config.ts';
 import { databaseOwner } from '../../infra/temporal/devServer.ts';
-import { clusterReachable, queueChecks } from './queues.ts';
+import { loadClusterSettings, type ClusterSettings } from '../../infra/temporal/cluster.ts';
+import { clusterCheck, queueChecks } from './queues.ts';
 
 export interface Check {
   area: string;
@@ -43,9 +44,14 @@ function runtimeChecks(): Check[] {
   return out;
 }
 
-function temporalChecks(env: NodeJS.ProcessEnv): Check[] {
-  const target = resolveTemporalTarget(env);
-  if (target.address) return [{ area: 'temporal', name: 'cluster', status: 'ok', detail: `TEMPORAL_ADDRESS=${target.address} (namespace ${target.namespace}); no local server is started` }];
+async function temporalChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
+  let target: ClusterSettings;
+  try {
+    target = loadClusterSettings(env);
+  } catch (e) {
+    return [{ area: 'temporal', name: 'cluster', status: 'fail', detail: (e as Error).message, fix: 'fix the temporal.toml profile or the TEMPORAL_* variables named' }];
+  }
+  if (target.address) return [await clusterCheck(target)];
   const bin = join(projectRoot(), '.venv', 'bin', 'temporal');
   const out: Check[] = [];
   try {
@@ -136,8 +142,7 @@ export interface DoctorReport {
 
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const { checks: modelChecks, runnable } = await modelAndKeyChecks(env);
-  const target = resolveTemporalTarget(env);
-  const checks = [...runtimeChecks(), ...temporalChecks(env), ...(target.address ? [await clusterReachable(target.address)] : []), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
+  const checks = [...runtimeChecks(), ...(await temporalChecks(env)), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
   // On a worker machine: which queues it can serve, and what it lacks for the others.
   const generationKeys = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'].filter((k) => !!env[k] || (k === 'GEMINI_API_KEY' && !!env.GOOGLE_API_KEY));
   checks.push(...queueChecks(checks, runnable, generationKeys));

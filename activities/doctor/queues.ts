@@ -3,7 +3,7 @@
  * machine (docs/pipeline.md "On a Temporal cluster"). Each queue needs only what its activities use; nothing
  * here needs a folder shared with another machine.
  */
-import { connect } from 'node:net';
+import { connectClient, describeCluster, type ClusterSettings } from '../../infra/temporal/cluster.ts';
 import type { Check } from './checks.ts';
 
 const passing = (checks: readonly Check[], name: string) => checks.some((c) => c.name === name && c.status !== 'fail');
@@ -33,17 +33,17 @@ export function queueChecks(checks: readonly Check[], runnable: readonly string[
   ];
 }
 
-/** With TEMPORAL_ADDRESS set (a worker machine), whether the cluster's frontend accepts a connection. */
-export function clusterReachable(address: string, timeoutMs = 3_000): Promise<Check> {
-  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (c: Check) => {
-      socket.destroy();
-      resolve(c);
-    };
-    socket.setTimeout(timeoutMs, () => done({ area: 'temporal', name: 'cluster reachable', status: 'fail', detail: `${address} did not answer in ${timeoutMs / 1000} s`, fix: 'check TEMPORAL_ADDRESS and the network path to the cluster' }));
-    socket.once('connect', () => done({ area: 'temporal', name: 'cluster reachable', status: 'ok', detail: `${address} accepts connections` }));
-    socket.once('error', (e) => done({ area: 'temporal', name: 'cluster reachable', status: 'fail', detail: `${address}: ${e.message}`, fix: 'check TEMPORAL_ADDRESS and the network path to the cluster' }));
-  });
+/**
+ * With a cluster configured (a worker machine, or runs on a shared cluster): what it connected to, with which
+ * credentials from where, or why it could not (a refused certificate or key, an unreachable address).
+ */
+export async function clusterCheck(s: ClusterSettings): Promise<Check> {
+  try {
+    const connection = await connectClient(s);
+    const info = await connection.workflowService.getSystemInfo({}).catch(() => null);
+    await connection.close().catch(() => undefined);
+    return { area: 'temporal', name: 'cluster', status: 'ok', detail: `connected to ${describeCluster(s)}${info?.serverVersion ? `; server ${info.serverVersion}` : ''}; no local server is started` };
+  } catch (e) {
+    return { area: 'temporal', name: 'cluster', status: 'fail', detail: (e as Error).message, fix: 'check the address, namespace and credentials (temporal.toml profile or TEMPORAL_* variables) and the network path to the cluster' };
+  }
 }

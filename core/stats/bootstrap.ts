@@ -23,7 +23,7 @@ export interface BootstrapInput {
 }
 
 /** Resampling counts of one replicate: counts[j] = how many of the n draws picked query j. */
-export function drawCounts(rng: Xoshiro128, n: number, counts: Uint32Array): void {
+export function drawCounts(rng: Xoshiro128, n: number, counts: Uint32Array | Float64Array): void {
   counts.fill(0);
   for (let t = 0; t < n; t++) counts[rng.nextInt(n)]++;
 }
@@ -55,32 +55,99 @@ export function bootstrapSumsOfColumns(cols: readonly Float64Array[], n: number,
   return unpackSums(sums, replicates, plan, cols.length);
 }
 
-/** The unpacked kernel: per replicate, acc += count_j * X[j, :] over the queries drawn at least once. */
+/** Replicates drawn per block: their counts (BLOCK × n doubles, 512 KB at n = 1,000) stay in cache while every column is summed. */
+const BLOCK = 64;
+
+/**
+ * The unpacked kernel, as a blocked matrix product: for a block of replicates, sums[r, c] = Σ_j counts[r, j] ·
+ * X[j, c], computed four replicates × four columns at a time in registers. Each column is then read once per block
+ * instead of once per replicate (the per-replicate row loop streamed the whole matrix from memory 5,000 times),
+ * and each sum is accumulated over j in increasing order from +0, exactly as the per-replicate loop did, so the
+ * result is bit-identical: adding 0 · x for an undrawn query changes nothing when x is finite. A column with a
+ * non-finite value (0 · NaN is NaN) keeps the per-replicate loop that skips undrawn queries.
+ */
 export function denseColumnSums(input: BootstrapInput, replicates: number, seed: number): Float64Array {
   const { X, n, columns: m } = input;
+  const R = replicates;
   const rng = new Xoshiro128(seed);
-  const counts = new Uint32Array(n);
-  const acc = new Float64Array(m);
-  const out = new Float64Array(m * replicates);
-  const m4 = m - (m % 4);
-  for (let r = 0; r < replicates; r++) {
-    drawCounts(rng, n, counts);
-    acc.fill(0);
+  // Column-major copy, so the product's inner loop reads both operands contiguously.
+  const Xc = new Float64Array(n * m);
+  const finite: number[] = [];
+  const other: number[] = [];
+  for (let c = 0; c < m; c++) {
+    let ok = true;
     for (let j = 0; j < n; j++) {
-      const c = counts[j];
-      if (c === 0) continue;
-      const base = j * m;
-      // Unrolled by four: fewer loop branches per multiply-add (no SIMD in JS); measurably faster in V8.
-      let q = 0;
-      for (; q < m4; q += 4) {
-        acc[q] += c * X[base + q];
-        acc[q + 1] += c * X[base + q + 1];
-        acc[q + 2] += c * X[base + q + 2];
-        acc[q + 3] += c * X[base + q + 3];
-      }
-      for (; q < m; q++) acc[q] += c * X[base + q];
+      const v = X[j * m + c];
+      Xc[c * n + j] = v;
+      if (!Number.isFinite(v)) ok = false;
     }
-    for (let q = 0; q < m; q++) out[q * replicates + r] = acc[q];
+    (ok ? finite : other).push(c);
+  }
+  const out = new Float64Array(m * R);
+  const counts = new Float64Array(BLOCK * n);
+  const f4 = finite.length - (finite.length % 4);
+  for (let r0 = 0; r0 < R; r0 += BLOCK) {
+    const rb = Math.min(BLOCK, R - r0);
+    for (let r = 0; r < rb; r++) {
+      const base = r * n;
+      drawCounts(rng, n, counts.subarray(base, base + n));
+    }
+    for (let i = 0; i < f4; i += 4) {
+      const xa = finite[i] * n;
+      const xb = finite[i + 1] * n;
+      const xc = finite[i + 2] * n;
+      const xd = finite[i + 3] * n;
+      let r = 0;
+      for (; r + 4 <= rb; r += 4) {
+        const k0 = r * n;
+        const k1 = k0 + n;
+        const k2 = k1 + n;
+        const k3 = k2 + n;
+        let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        let c0 = 0, c1 = 0, c2 = 0, c3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+        for (let j = 0; j < n; j++) {
+          const w0 = counts[k0 + j], w1 = counts[k1 + j], w2 = counts[k2 + j], w3 = counts[k3 + j];
+          const x = Xc[xa + j];
+          a0 += w0 * x; a1 += w1 * x; a2 += w2 * x; a3 += w3 * x;
+          const y = Xc[xb + j];
+          b0 += w0 * y; b1 += w1 * y; b2 += w2 * y; b3 += w3 * y;
+          const z = Xc[xc + j];
+          c0 += w0 * z; c1 += w1 * z; c2 += w2 * z; c3 += w3 * z;
+          const v = Xc[xd + j];
+          d0 += w0 * v; d1 += w1 * v; d2 += w2 * v; d3 += w3 * v;
+        }
+        const oa = finite[i] * R + r0 + r;
+        const ob = finite[i + 1] * R + r0 + r;
+        const oc = finite[i + 2] * R + r0 + r;
+        const od = finite[i + 3] * R + r0 + r;
+        out[oa] = a0; out[oa + 1] = a1; out[oa + 2] = a2; out[oa + 3] = a3;
+        out[ob] = b0; out[ob + 1] = b1; out[ob + 2] = b2; out[ob + 3] = b3;
+        out[oc] = c0; out[oc + 1] = c1; out[oc + 2] = c2; out[oc + 3] = c3;
+        out[od] = d0; out[od + 1] = d1; out[od + 2] = d2; out[od + 3] = d3;
+      }
+      // The block's last replicates (fewer than four): one column at a time, below.
+      for (; r < rb; r++) {
+        for (const x of [xa, xb, xc, xd]) {
+          const k = r * n;
+          let a = 0;
+          for (let j = 0; j < n; j++) a += counts[k + j] * Xc[x + j];
+          out[(x / n) * R + r0 + r] = a;
+        }
+      }
+    }
+    const rest = [...finite.slice(f4), ...other];
+    for (const c of rest) {
+      const x = c * n;
+      for (let r = 0; r < rb; r++) {
+        const k = r * n;
+        let a = 0;
+        for (let j = 0; j < n; j++) {
+          const w = counts[k + j];
+          if (w !== 0) a += w * Xc[x + j];
+        }
+        out[c * R + r0 + r] = a;
+      }
+    }
   }
   return out;
 }

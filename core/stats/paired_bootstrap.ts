@@ -14,6 +14,9 @@ export interface PairedDifference {
   share_a_better: number;
 }
 
+/** One scratch buffer for every call: the pairwise stage makes thousands, and a fresh 40 KB array each was most of its garbage. */
+let scratch = new Float64Array(0);
+
 export function pairedBootstrapDifference(
   observedA: number,
   observedB: number,
@@ -22,10 +25,11 @@ export function pairedBootstrapDifference(
   alpha = 0.05,
 ): PairedDifference {
   if (replicatesA.length !== replicatesB.length) throw new RangeError('pairedBootstrapDifference: replicate counts differ');
-  const d = new Float64Array(replicatesA.length);
+  if (scratch.length < replicatesA.length) scratch = new Float64Array(replicatesA.length);
+  const d = scratch;
   let better = 0;
   let valid = 0;
-  for (let r = 0; r < d.length; r++) {
+  for (let r = 0; r < replicatesA.length; r++) {
     const x = replicatesA[r] - replicatesB[r];
     if (x === x) {
       // not NaN (a replicate where either ratio had an empty denominator is left out)

@@ -1,15 +1,18 @@
 /**
- * What the CLI does to reach Temporal: with TEMPORAL_ADDRESS set, connect to that cluster; unset, start the local
+ * What the CLI does to reach Temporal: with a cluster configured (TEMPORAL_ADDRESS, or a temporal.toml profile:
+ * cluster.ts), connect to it with its credentials; none, start the local
  * dev server on free ports with the persistent database `.execretrieval/temporal.db` (so a rerun resumes what a
  * killed run left), print the Web UI address, and stop the server on `close()`.
  */
-import { Client, Connection } from '@temporalio/client';
-import { resolveTemporalTarget } from '../../temporal.config.ts';
+import { Client } from '@temporalio/client';
+import { connectClient, loadClusterSettings, type ClusterSettings } from './cluster.ts';
 import { startDevServer, type DevServer } from './devServer.ts';
 
 export interface TemporalSession {
   address: string;
   namespace: string;
+  /** The settings it connected with; workers in the same process connect with them too (`connectNative`). */
+  settings: ClusterSettings;
   client: Client;
   /** The dev server this session started, or null when it connected to TEMPORAL_ADDRESS. */
   devServer: DevServer | null;
@@ -24,7 +27,8 @@ export async function openTemporal(opts: {
   dbFile?: string;
   log?: (msg: string) => void;
 } = {}): Promise<TemporalSession> {
-  const target = resolveTemporalTarget(opts.env ?? process.env);
+  // Read (and a bad profile refused) before anything is started.
+  const target = loadClusterSettings(opts.env ?? process.env);
   const log = opts.log ?? ((m: string) => console.error(m));
   let devServer: DevServer | null = null;
   let address = target.address;
@@ -33,11 +37,12 @@ export async function openTemporal(opts: {
     address = devServer.address;
   }
   try {
-    const connection = await Connection.connect({ address });
+    const connection = await connectClient(target, address);
     const client = new Client({ connection, namespace: target.namespace });
     return {
       address,
       namespace: target.namespace,
+      settings: target,
       client,
       devServer,
       async close() {

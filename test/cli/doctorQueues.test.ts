@@ -1,9 +1,10 @@
 // `doctor` on a worker machine: which queues it can serve and what it lacks (issue 23), and whether the cluster
-// named by TEMPORAL_ADDRESS accepts a connection.
+// configured (TEMPORAL_ADDRESS) answers, and if not, what was tried.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
-import { clusterReachable, queueChecks } from '../../activities/doctor/queues.ts';
+import { clusterCheck, queueChecks } from '../../activities/doctor/queues.ts';
+import { loadClusterSettings } from '../../infra/temporal/cluster.ts';
 import type { Check } from '../../activities/doctor/checks.ts';
 
 const check = (name: string, status: Check['status'], detail: string): Check => ({ area: 'x', name, status, detail });
@@ -34,17 +35,14 @@ test('queues: no Python or no fork server: exec fails naming what it lacks, defa
   assert.match(by.default.detail, /^workflows only; lacks python/);
 });
 
-test('cluster reachable: a listening frontend is ok, a closed port fails with the address and the fix', async () => {
+test('cluster: an address where nothing listens fails with what it tried (address, namespace, security, source) and the fix', async () => {
   const server = createServer((s) => s.destroy());
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
-  try {
-    assert.equal((await clusterReachable(`127.0.0.1:${port}`)).status, 'ok');
-  } finally {
-    await new Promise((r) => server.close(r));
-  }
-  const gone = await clusterReachable(`127.0.0.1:${port}`);
+  await new Promise((r) => server.close(r));
+  const gone = await clusterCheck(loadClusterSettings({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_NAMESPACE: 'ns1' }));
   assert.equal(gone.status, 'fail');
-  assert.match(gone.detail, new RegExp(`^127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`));
-  assert.match(gone.fix!, /TEMPORAL_ADDRESS/);
+  assert.match(gone.detail, new RegExp(`^cannot reach Temporal at 127\\.0\\.0\\.1:${port}/ns1 \\(plaintext; TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE\\): .+`));
+  assert.doesNotMatch(gone.detail, /\n/);
+  assert.match(gone.fix!, /temporal\.toml profile or TEMPORAL_\* variables/);
 });

@@ -187,3 +187,34 @@ test('bit-packed bootstrap sums are exact, including columns too wide to pack', 
   const plain = denseColumnSums({ X, n, columns: m }, R, 77);
   for (let i = 0; i < packed.length; i++) close(packed[i], plain[i], 1e-12, `i=${i}`);
 });
+
+test('the blocked bootstrap kernel is bit-identical to the per-replicate loop: floats, negatives, NaN and Infinity in some columns, blocks cut short', async () => {
+  const { denseColumnSums } = await import('../../core/stats/bootstrap.ts');
+  // The per-replicate loop the blocked product replaced: each replicate's counts, then acc += count · row for the drawn queries.
+  const perReplicate = (X: Float64Array, n: number, m: number, R: number, seed: number) => {
+    const rng = new Xoshiro128(seed);
+    const counts = new Uint32Array(n);
+    const out = new Float64Array(m * R);
+    for (let r = 0; r < R; r++) {
+      drawCounts(rng, n, counts);
+      const acc = new Float64Array(m);
+      for (let j = 0; j < n; j++) if (counts[j]) for (let q = 0; q < m; q++) acc[q] += counts[j] * X[j * m + q];
+      for (let q = 0; q < m; q++) out[q * R + r] = acc[q];
+    }
+    return out;
+  };
+  const g = new Xoshiro128(8);
+  const u = () => g.nextU32() / 2 ** 32;
+  for (const [n, m, R] of [[37, 7, 131], [200, 10, 64], [1, 3, 5]]) {
+    const X = new Float64Array(n * m);
+    for (let j = 0; j < n; j++) {
+      for (let c = 0; c < m; c++) {
+        const kind = c % 5;
+        X[j * m + c] = kind === 0 ? u() : kind === 1 ? -u() * 1e6 : kind === 2 ? 1 / (1 + j) : kind === 3 ? (j % 11 === 3 ? NaN : u()) : j === 0 ? Infinity : u() - 0.5;
+      }
+    }
+    const got = denseColumnSums({ X, n, columns: m }, R, 99);
+    const want = perReplicate(X, n, m, R, 99);
+    for (let i = 0; i < want.length; i++) assert.ok(Object.is(got[i], want[i]), `n=${n} m=${m} R=${R} i=${i}: ${got[i]} !== ${want[i]}`);
+  }
+});

@@ -118,7 +118,7 @@ export async function startTestTemporal(opts: { persistent?: boolean } = {}): Pr
 }
 
 /** Resolves when the child's stderr prints a line matching `re`; rejects if it exits first or on timeout. */
-export function waitForLine(child: ChildProcess, re: RegExp, timeoutMs: number): Promise<void> {
+export function waitForLine(child: ChildProcess, re: RegExp, timeoutMs: number): Promise<string> {
   return new Promise((res, rej) => {
     let buf = '';
     const timer = setTimeout(() => rej(new Error(`child did not print ${re} within ${timeoutMs} ms:\n${buf.slice(-3000)}`)), timeoutMs);
@@ -128,7 +128,7 @@ export function waitForLine(child: ChildProcess, re: RegExp, timeoutMs: number):
         clearTimeout(timer);
         child.stderr!.off('data', onData);
         child.stderr!.on('data', () => undefined); // keep draining so the child never blocks on a full pipe
-        res();
+        res(buf.split('\n').find((l) => re.test(l)) ?? buf);
       }
     };
     child.stderr!.on('data', onData);

@@ -57,7 +57,7 @@ export const IndexManifest = z.strictObject({
 });
 export type IndexManifest = z.infer<typeof IndexManifest>;
 
-export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'markdown', 'json', 'yaml', 'toml', 'text'] as const;
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'swift', 'dart', 'markdown', 'json', 'yaml', 'toml', 'text'] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 

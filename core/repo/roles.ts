@@ -11,6 +11,12 @@ const TEST_PATH = [
   /(^|\/)test_[^/]*\.py$/,
   /_test\.py$/,
   /(^|\/)conftest\.py$/,
+  // Other languages' conventions: Go `_test.go`, JUnit `FooTest.java`, RSpec `_spec.rb`, Minitest `_test.rb`,
+  // xUnit/NUnit `FooTests.cs`, XCTest `FooTests.swift`, PHPUnit `FooTest.php`, Dart `_test.dart`, gtest `_test.cc`.
+  /_test\.(go|rb|dart|cc|cpp)$/,
+  /_spec\.rb$/,
+  /[a-z0-9]Tests?\.(java|cs|swift|php|kt)$/,
+  /_unittest\.(cc|cpp)$/,
 ];
 const TEST_FRAMEWORK = [
   /from\s+['"](node:test|vitest|@jest\/globals|mocha|ava|tap)['"]/,
@@ -19,7 +25,7 @@ const TEST_FRAMEWORK = [
   /^from\s+(pytest|unittest)\b/m,
 ];
 /** Part of the chunker version (activities/repo/indexBuild.ts): an index built under other role rules is another index. */
-export const ROLE_RULES_VERSION = 'roles-2';
+export const ROLE_RULES_VERSION = 'roles-3';
 // Deprecated code (`legacy/`) is deliberately *not* a role: it is still a definition, and whether it may be
 // used is the case's call (forbiddenPathPrefixes) or the policy's, not the chunker's.
 const MIGRATION_PATH = /(^|\/)migrations?\//;

@@ -76,6 +76,7 @@ function pyAssignedNames(node: Node): string[] {
 }
 
 function isDefinition(node: Node, grammar: GrammarName): boolean {
+  if (isRequire(node)) return false;
   const d = unwrap(node);
   const types = grammar === 'python' ? DEF_TYPES_PY : DEF_TYPES_TS;
   if (!types.has(d.type) && !(d.type === 'class' && node.type === 'export_statement')) return false;
@@ -214,7 +215,43 @@ function collectReferences(node: Node, own: ReadonlySet<string>, into: Set<strin
 /** Imports and re-exports (`export … from`): a region of only these is its own `import` chunk. */
 function isImport(node: Node): boolean {
   if (node.type === 'import_statement' || node.type === 'import_from_statement' || node.type === 'future_import_statement') return true;
-  return node.type === 'export_statement' && node.childForFieldName('source') !== null;
+  return (node.type === 'export_statement' && node.childForFieldName('source') !== null) || isRequire(node);
+}
+
+/**
+ * `const x = require('./x')`, `const { a } = require('y').z`, `const m = await import('m')`: an import written
+ * as a declaration (CommonJS), not a definition of `x` (an import must not satisfy a definition target, nor
+ * hide that the symbol moved to another file).
+ */
+function isRequire(node: Node): boolean {
+  if (node.type !== 'lexical_declaration' && node.type !== 'variable_declaration') return false;
+  const decls = node.namedChildren.filter((c): c is Node => !!c && c.type === 'variable_declarator');
+  return (
+    decls.length > 0 &&
+    decls.every((v) => {
+      let val = v.childForFieldName('value');
+      while (val && (val.type === 'member_expression' || val.type === 'await_expression')) val = val.type === 'member_expression' ? val.childForFieldName('object') : val.namedChildren[0];
+      return val?.type === 'call_expression' && /^(require|import)$/.test(val.childForFieldName('function')?.text ?? '');
+    })
+  );
+}
+
+/**
+ * `module.exports = function getCallers() {…}`, `exports.parse = function (…) {…}`, `module.exports = class C {}`:
+ * a definition named by the function or class assigned and by the export's own name.
+ */
+function exportAssignmentNames(node: Node): string[] {
+  const a = node.type === 'expression_statement' ? node.namedChildren[0] : null;
+  if (a?.type !== 'assignment_expression') return [];
+  const m = /^(?:module\.)?exports(?:\.([A-Za-z_$][\w$]*))?$/.exec(a.childForFieldName('left')?.text ?? '');
+  const right = a.childForFieldName('right');
+  if (!m || !right || !/^(function_expression|function|generator_function|arrow_function|class)$/.test(right.type)) return [];
+  return [...new Set([right.childForFieldName('name')?.text, m[1]].filter((n): n is string => !!n))];
+}
+
+/** Functions declared inside a definition (`function outer() { function inner() {} }`): the chunk defines them too. */
+function nestedFunctionNames(def: Node): string[] {
+  return def.descendantsOfType(['function_declaration', 'generator_function_declaration']).flatMap((n) => (n && n.id !== def.id ? [n.childForFieldName('name')?.text ?? ''] : [])).filter((n) => !!n);
 }
 
 /** A Python string statement on its own (a module docstring, or a string standing as a comment): documentation. */
@@ -288,7 +325,8 @@ function ecmaPythonPieces(top: readonly Node[], source: string, path: string, gr
     }
     const container = grammar === 'python' ? null : containerOf(node);
     const api = grammar === 'python' || container ? null : objectApiOf(node);
-    if (!container && !api && !isDefinition(node, grammar)) {
+    const exported = grammar === 'python' || container || api ? [] : exportAssignmentNames(node);
+    if (!container && !api && !exported.length && !isDefinition(node, grammar)) {
       glue.push(node);
       continue;
     }
@@ -325,6 +363,10 @@ function ecmaPythonPieces(top: readonly Node[], source: string, path: string, gr
       } else pieces.push({ start, end: node.endIndex, symbols: [api.name, ...new Set(keys.filter((k): k is string => !!k).map((k) => `${api.name}.${k}`))], role: 'definition' });
       continue;
     }
+    if (exported.length) {
+      pieces.push({ start, end: node.endIndex, symbols: [...new Set([...exported, ...nestedFunctionNames(node)])], role: 'definition' });
+      continue;
+    }
     if (CLASS_TYPES.has(def.type) && long) splitClass(def, node, start, source, grammar, pieces);
     else if (CLASS_TYPES.has(def.type)) pieces.push({ start, end: node.endIndex, symbols: classSymbols(def, grammar), role: 'definition' });
     else {
@@ -334,7 +376,8 @@ function ecmaPythonPieces(top: readonly Node[], source: string, path: string, gr
         const n = m?.childForFieldName('name');
         return m && n ? [{ start: m.startIndex, name: n.text }] : [];
       });
-      pieces.push({ start, end: node.endIndex, symbols: namesOf(def), role: declaration ? 'declaration' : 'definition', members });
+      const nested = grammar === 'python' ? [] : nestedFunctionNames(def);
+      pieces.push({ start, end: node.endIndex, symbols: [...new Set([...namesOf(def), ...nested])], role: declaration ? 'declaration' : 'definition', members });
     }
   }
   flushGlue();

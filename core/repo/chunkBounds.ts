@@ -95,8 +95,8 @@ export interface BoundedSpan extends Span {
 export type PartFacts = Pick<Chunk, 'symbols' | 'references' | 'role'>;
 
 /**
- * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` made unique with
- * `~n`, later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
+ * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` (parts on the same
+ * lines merged into one chunk), later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
  * the chunker knows (symbols, references, role).
  */
 export function chunksFromParts(
@@ -105,7 +105,7 @@ export function chunksFromParts(
   at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number },
   facts: (part: BoundedSpan, text: string) => PartFacts,
 ): Chunk[] {
-  const seen = new Map<string, number>();
+  const byId = new Map<string, { chunk: Chunk; start: number }>();
   const firstPart = new Map<number, string>();
   const chunks: Chunk[] = [];
   for (const b of parts) {
@@ -113,10 +113,24 @@ export function chunksFromParts(
     if (!text.trim()) continue;
     const startLine = at.lineOf(b.start);
     const endLine = at.lineOf(b.end);
-    let id = `${at.path}:${startLine}-${endLine}`;
-    const dup = seen.get(id) ?? 0;
-    seen.set(id, dup + 1);
-    if (dup) id += `~${dup}`;
+    const id = `${at.path}:${startLine}-${endLine}`;
+    const same = byId.get(id);
+    if (same) {
+      // Two pieces on the same lines (two statements on one line, a line cut within itself) are one chunk:
+      // a second chunk of the same lines would be a near-duplicate candidate under an id suffixed `~1`.
+      const f = facts(b, text);
+      const c = same.chunk;
+      const strong = (r: Chunk['role']) => r === 'definition' || r === 'declaration';
+      Object.assign(c, {
+        end_byte: at.byteAt(b.end),
+        text: source.slice(same.start, b.end),
+        symbols: [...new Set([...c.symbols, ...f.symbols])],
+        references: [...new Set([...c.references, ...f.references])].sort(),
+        role: !strong(c.role) && strong(f.role) ? f.role : c.role,
+      });
+      if (!firstPart.has(b.of)) firstPart.set(b.of, id);
+      continue;
+    }
     const parent = firstPart.get(b.of);
     if (!parent) firstPart.set(b.of, id);
     chunks.push({
@@ -132,6 +146,7 @@ export function chunksFromParts(
       text,
       ...(parent ? { parent } : {}),
     });
+    byId.set(id, { chunk: chunks[chunks.length - 1], start: b.start });
   }
   return chunks;
 }

@@ -9,7 +9,9 @@
 #
 #   bash bench/real-repos.sh            # both
 #   bash bench/real-repos.sh go|rust    # one
+#   EMBEDDER= bash bench/real-repos.sh  # lexical retrievers only (no embedding model)
 set -euo pipefail
+EMBEDDER=${EMBEDDER-local-all-minilm-l6-v2}
 GO_MOD=github.com/google/uuid
 GO_VER=v1.6.0
 GO_ZIP_SHA=d0f02f377217f42702e259684e06441edbf5140dddcc34ba9bea56038b38a6ed
@@ -35,8 +37,10 @@ commit_tree() { # src dir, repo dir, message
 
 evaluate() { # name, repo dir, cases
   local index="$scratch/$1-index" run="$scratch/$1-run"
-  node "$root/bin/execretrieval.js" repo index --repo "$2" --rev HEAD --out "$index"
-  node "$root/bin/execretrieval.js" repo eval --index "$index" --cases "$3" --retrievers bm25,symbol,hybrid_rrf,hybrid_weighted --variants plain,ctx+rerank --out "$run" || true
+  local embed=() retrievers=bm25,symbol,hybrid_rrf,hybrid_weighted
+  if [ -n "$EMBEDDER" ]; then embed=(--embedder "$EMBEDDER"); retrievers=bm25,symbol,dense,hybrid_rrf,hybrid_weighted; fi
+  node "$root/bin/execretrieval.js" repo index --repo "$2" --rev HEAD --out "$index" "${embed[@]}"
+  node "$root/bin/execretrieval.js" repo eval --index "$index" --cases "$3" --retrievers "$retrievers" --variants plain,ctx+rerank --out "$run" || true
   node "$root/bin/execretrieval.js" repo gate --run "$run" --retriever bm25+ctx+rerank --min-evidence 0.5 || true
 }
 

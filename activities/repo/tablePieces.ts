@@ -34,6 +34,8 @@ const NAME_CARRIERS = new Set([
   'type_alias',
   'const_spec',
   'var_spec',
+  'var_spec_list',
+  'const_spec_list',
   'const_element',
   'property_element',
   'variable_declarator',

@@ -69,6 +69,7 @@ const EXPECTED: Record<string, string[]> = {
     '28-35 definition Push,Stack.Push',
     '37-46 definition Pop,Stack.Pop',
     '48-49 definition New',
+    '51-55 definition Default,spare',
   ],
   'go/stack_test.go': [
     '1-3 test ',

@@ -143,3 +143,11 @@ test('every language with a grammar and a syntax table has a fixture', () => {
   for (const row of LANGUAGE_TABLE) if (row.table) assert.ok(covered.has(row.language), `no fixture for ${row.language}`);
   assert.deepEqual(readdirSync(ROOT).sort(), [...new Set(Object.keys(EXPECTED).map((f) => f.slice(0, f.indexOf('/'))))].sort());
 });
+
+test('the symbol retriever finds a qualified name as each language writes it (`Type::method`, `Type.Method`)', async () => {
+  const { symbolRetriever } = await import('../../activities/repo/retrievers.ts');
+  const rust = await chunkFile('src/lib.rs', readFileSync(join(ROOT, 'rust', 'lib.rs'), 'utf8'), REV);
+  const hits = await symbolRetriever(rust).search('Bounded::push', { topK: 3 });
+  assert.deepEqual(hits.map((h) => rust.find((c) => c.chunk_id === h.id)?.symbols[0]), ['Bounded', 'Bounded.new'], 'the struct (Bounded) and the impl holding Bounded.push');
+  assert.equal(hits[0].score, 1);
+});

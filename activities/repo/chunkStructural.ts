@@ -399,7 +399,7 @@ export async function chunkStructural(path: string, source: string, language: La
     // links to the first part (`parent`), so each still names the definition it belongs to.
     const kept = coverGaps(source, pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim()));
     const parts = boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits);
-    return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt }, (b) => {
+    return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt, maxTokens: limits.maxTokens }, (b) => {
       const p = kept[b.of];
       const own = new Set(p.symbols);
       const refs = new Set<string>(p.owner ? [p.owner] : []);

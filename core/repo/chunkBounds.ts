@@ -95,29 +95,31 @@ export interface BoundedSpan extends Span {
 export type PartFacts = Pick<Chunk, 'symbols' | 'references' | 'role'>;
 
 /**
- * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` (parts on the same
- * lines merged into one chunk), later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
+ * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` (pieces on the
+ * same lines merged into one chunk within `maxTokens`, else made unique with `~n`), later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
  * the chunker knows (symbols, references, role).
  */
 export function chunksFromParts(
   source: string,
   parts: readonly BoundedSpan[],
-  at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number },
+  at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number; maxTokens?: number },
   facts: (part: BoundedSpan, text: string) => PartFacts,
 ): Chunk[] {
-  const byId = new Map<string, { chunk: Chunk; start: number }>();
+  const byId = new Map<string, { chunk: Chunk; start: number; of: number }>();
   const firstPart = new Map<number, string>();
+  const seen = new Map<string, number>();
   const chunks: Chunk[] = [];
   for (const b of parts) {
     const text = source.slice(b.start, b.end);
     if (!text.trim()) continue;
     const startLine = at.lineOf(b.start);
     const endLine = at.lineOf(b.end);
-    const id = `${at.path}:${startLine}-${endLine}`;
+    let id = `${at.path}:${startLine}-${endLine}`;
     const same = byId.get(id);
-    if (same) {
-      // Two pieces on the same lines (two statements on one line, a line cut within itself) are one chunk:
-      // a second chunk of the same lines would be a near-duplicate candidate under an id suffixed `~1`.
+    // Two pieces on the same lines (two statements on one line) are one chunk: a second chunk of the same
+    // lines would be a near-duplicate candidate under an id suffixed `~1`. Parts of one piece cut within a
+    // line (a minified line over the token limit) stay apart, and so does a merge that would exceed it.
+    if (same && same.of !== b.of && approxTokens(source.slice(same.start, b.end)) <= (at.maxTokens ?? Infinity)) {
       const f = facts(b, text);
       const c = same.chunk;
       const strong = (r: Chunk['role']) => r === 'definition' || r === 'declaration';
@@ -131,6 +133,9 @@ export function chunksFromParts(
       if (!firstPart.has(b.of)) firstPart.set(b.of, id);
       continue;
     }
+    const dup = seen.get(id) ?? 0;
+    seen.set(id, dup + 1);
+    if (dup) id += `~${dup}`;
     const parent = firstPart.get(b.of);
     if (!parent) firstPart.set(b.of, id);
     chunks.push({
@@ -146,7 +151,7 @@ export function chunksFromParts(
       text,
       ...(parent ? { parent } : {}),
     });
-    byId.set(id, { chunk: chunks[chunks.length - 1], start: b.start });
+    if (!dup) byId.set(id, { chunk: chunks[chunks.length - 1], start: b.start, of: b.of });
   }
   return chunks;
 }

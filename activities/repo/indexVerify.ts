@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Chunk } from '../../schemas/repoIndex.ts';
+import { lineAtOffset } from '../../core/repo/chunkBounds.ts';
 import { GitRepo } from './git.ts';
 import type { LoadedIndex } from './indexStore.ts';
 
@@ -27,14 +28,7 @@ function lineAt(buf: Buffer, byte: number): number {
     for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) nl.push(i);
     newlineCache.set(buf, nl);
   }
-  let lo = 0;
-  let hi = nl.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (nl[mid] < byte) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo + 1;
+  return lineAtOffset(nl, byte);
 }
 
 /** Why `chunk` does not match `blob` (the file at the index's revision), or null when it does. */

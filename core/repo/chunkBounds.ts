@@ -206,16 +206,19 @@ export function boundSpans(source: string, spans: readonly Span[], cutDepth: (sp
 export function lineNumbers(source: string): (index: number) => number {
   const newlines: number[] = [];
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) newlines.push(i);
-  return (index) => {
-    let lo = 0;
-    let hi = newlines.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (newlines[mid] < index) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
+  return (index) => lineAtOffset(newlines, index);
+}
+
+/** 1-based line of an offset (string index or byte), given the sorted offsets of the newlines before and after it. */
+export function lineAtOffset(newlines: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = newlines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newlines[mid] < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 /**

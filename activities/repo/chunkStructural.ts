@@ -15,11 +15,12 @@ import { tablePieces } from './tablePieces.ts';
  * among their symbols), and the statements between definitions grouped into "glue" chunks (imports, calls, top-level
  * test cases). Roles: a file-level role (test, docs, config, generated, migration) wins; otherwise
  * interfaces, type aliases and ambient declarations are `declaration`, other named definitions
- * `definition`, and glue `call_site` (or `definition` when it assigns module-level names).
+ * `definition`, and glue `call_site` (or `definition` when it assigns module-level names). These are the
+ * TS/JS/Python rules; the other languages of the table (activities/repo/language.ts) get the same bounds and
+ * role rules through tablePieces.ts, and every piece goes through the same bounding and naming below.
  * Bump CHUNKER_VERSION whenever any of this changes: chunk ids and roles change with it.
  */
 export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-4';
-
 
 const DEF_TYPES_TS = new Set([
   'function_declaration',
@@ -86,8 +87,6 @@ function isDefinition(node: Node, grammar: GrammarName): boolean {
 function classBody(def: Node): Node | null {
   return def.childForFieldName('body');
 }
-
-
 
 /** Class-body entries that are members (everything but comments, which travel with the member they precede). */
 function classMembers(body: Node | null, grammar: GrammarName): Node[] {

@@ -21,6 +21,8 @@ interface Row {
   after: string;
   other: string;
   keep: string;
+  /** The moved, renamed-away and deleted names (default by the language's naming: `moved`, `old_name`, `gone`). */
+  names?: [string, string, string];
 }
 
 const ROWS: Record<string, Row> = {
@@ -88,6 +90,41 @@ const ROWS: Record<string, Row> = {
     after: `using static A.Mover;\n\nnamespace A\n{\n    // OldName became NewName; Gone was removed.\n    public class Store\n    {\n        private int pad = 1;\n        public int Keep() { return Moved() + NewName(); }\n        public int NewName() { return 3; }\n    }\n}\n`,
     other: `namespace A\n{\n    public static class Mover\n    {\n        public static int Moved() { return 2; }\n    }\n}\n`,
   },
+  cpp: {
+    a: 'src/store.cpp',
+    b: 'src/moved.cpp',
+    keep: 'Store.keep',
+    before: `struct Store {\n    int keep() { return 1; }\n};\nint moved() { return 2; }\nint old_name() { return 3; }\nint gone() { return 4; }\n`,
+    after: `#include "moved.hpp"\n\n// old_name became new_name; gone was removed.\nstatic int pad = 1;\n\nstruct Store {\n    int keep() { return moved() + new_name(); }\n    static int new_name() { return 3; }\n};\n`,
+    other: `int moved() { return 2; }\n`,
+  },
+  php: {
+    a: 'src/Store.php',
+    b: 'src/Moved.php',
+    keep: 'Store.keep',
+    names: ['moved', 'oldName', 'gone'],
+    before: `<?php\nnamespace App;\n\nclass Store\n{\n    public function keep() { return 1; }\n}\nfunction moved() { return 2; }\nfunction oldName() { return 3; }\nfunction gone() { return 4; }\n`,
+    after: `<?php\nnamespace App;\n\nuse function App\\Moved\\moved;\n\n// oldName became newName; gone was removed.\nclass Store\n{\n    private $pad = 1;\n    public function keep() { return moved() + $this->newName(); }\n    public function newName() { return 3; }\n}\n`,
+    other: `<?php\nnamespace App\\Moved;\n\nfunction moved() { return 2; }\n`,
+  },
+  swift: {
+    a: 'Sources/Store.swift',
+    b: 'Sources/Moved.swift',
+    keep: 'Store.keep',
+    names: ['moved', 'oldName', 'gone'],
+    before: `struct Store {\n    func keep() -> Int { return 1 }\n}\nfunc moved() -> Int { return 2 }\nfunc oldName() -> Int { return 3 }\nfunc gone() -> Int { return 4 }\n`,
+    after: `import Moved\n\n// oldName became newName; gone was removed.\nlet pad = 1\n\nstruct Store {\n    func keep() -> Int { return moved() + newName() }\n    func newName() -> Int { return 3 }\n}\n`,
+    other: `func moved() -> Int { return 2 }\n`,
+  },
+  dart: {
+    a: 'lib/store.dart',
+    b: 'lib/moved.dart',
+    keep: 'Store.keep',
+    names: ['moved', 'oldName', 'gone'],
+    before: `class Store {\n  int keep() => 1;\n}\nint moved() => 2;\nint oldName() => 3;\nint gone() => 4;\n`,
+    after: `import 'moved.dart';\n\n// oldName became newName; gone was removed.\nconst pad = 1;\n\nclass Store {\n  int keep() => moved() + newName();\n  int newName() => 3;\n}\n`,
+    other: `int moved() => 2;\n`,
+  },
 };
 
 const repo = new FixtureRepo();
@@ -99,7 +136,7 @@ test('stale gold per language: moved, renamed and deleted symbols are stale; a s
   const rev = repo.commit('after', files((r) => ({ [r.a]: r.after, [r.b]: r.other })));
   const index = await indexAt(repo.dir, rev);
   const cases: GoldCase[] = Object.entries(ROWS).flatMap(([lang, r]) => {
-    const names = lang === 'go' || lang === 'csharp' ? ['Moved', 'OldName', 'Gone'] : lang === 'javascript' || lang === 'java' ? ['moved', 'oldName', 'gone'] : ['moved', 'old_name', 'gone'];
+    const names = r.names ?? (lang === 'go' || lang === 'csharp' ? ['Moved', 'OldName', 'Gone'] : lang === 'javascript' || lang === 'java' ? ['moved', 'oldName', 'gone'] : ['moved', 'old_name', 'gone']);
     const target = (id: string, file: string, symbol: string): GoldCase => ({
       id: `${lang}-${id}`,
       query: symbol,

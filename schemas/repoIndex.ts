@@ -52,12 +52,20 @@ export const IndexManifest = z.strictObject({
   versions: z.record(z.string(), z.string()),
   /** The chunk limits the index was built with (part of the chunker's configuration and of the build id). */
   chunk_limits: z.strictObject({ max_lines: z.number().int().positive(), max_tokens: z.number().int().positive() }).optional(),
+  /**
+   * Every language among the included files and how it was chunked (`structural`: by its syntax tree;
+   * `config`: by keys; `text`: plain windows), with its files and non-blank lines. A language with a grammar
+   * whose parse failed for a file appears under `text` for that file.
+   */
+  languages: z.array(z.strictObject({ language: z.string(), chunking: z.enum(['structural', 'config', 'text']), files: z.number().int().nonnegative(), lines: z.number().int().nonnegative() })).optional(),
+  /** Code (a language with a grammar here, or a known programming language without one) indexed as plain text: its non-blank lines, of all code lines. */
+  code_as_text: z.strictObject({ lines: z.number().int().nonnegative(), code_lines: z.number().int().nonnegative(), languages: z.array(z.string()), allowed: z.boolean() }).optional(),
   /** Non-blank lines of the included files, and those no chunk spans (the index's holes), in total. */
   coverage: z.strictObject({ nonblank_lines: z.number().int().nonnegative(), uncovered_lines: z.number().int().nonnegative(), files_with_holes: z.number().int().nonnegative() }).optional(),
 });
 export type IndexManifest = z.infer<typeof IndexManifest>;
 
-export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'markdown', 'json', 'yaml', 'toml', 'text'] as const;
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'swift', 'dart', 'markdown', 'json', 'yaml', 'toml', 'text'] as const;
 export const Language = z.enum(LANGUAGES);
 export type Language = z.infer<typeof Language>;
 

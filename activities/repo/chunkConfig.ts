@@ -215,7 +215,7 @@ export function chunkConfig(path: string, source: string, language: Language, re
     }
     return m;
   };
-  return chunksFromParts(source, boundSpans(source, entries, cutDepth, limits), { path, revision, language, lineOf, byteAt }, (b) => {
+  return chunksFromParts(source, boundSpans(source, entries, cutDepth, limits), { path, revision, language, lineOf, byteAt, maxTokens: limits.maxTokens }, (b) => {
     const e = entries[b.of];
     return { symbols: [e.key, ...new Set(e.children.map((c) => `${e.key}.${c}`))], references: [], role };
   });

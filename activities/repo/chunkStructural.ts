@@ -4,6 +4,9 @@ import type { Chunk, Language } from '../../schemas/repoIndex.ts';
 import { fileRole } from '../../core/repo/roles.ts';
 import { boundSpans, byteOffsets, chunksFromParts, DEFAULT_CHUNK_LIMITS, lineNumbers, type ChunkLimits } from '../../core/repo/chunkBounds.ts';
 import { parserFor, type GrammarName } from './treeSitter.ts';
+import { leadingCommentStart, lineStart, splitMembers, type Piece } from './pieces.ts';
+import { syntaxTableOf } from './language.ts';
+import { tablePieces } from './tablePieces.ts';
 
 /**
  * Structural chunking with tree-sitter: one chunk per top-level definition (with its leading comments,
@@ -12,22 +15,12 @@ import { parserFor, type GrammarName } from './treeSitter.ts';
  * among their symbols), and the statements between definitions grouped into "glue" chunks (imports, calls, top-level
  * test cases). Roles: a file-level role (test, docs, config, generated, migration) wins; otherwise
  * interfaces, type aliases and ambient declarations are `declaration`, other named definitions
- * `definition`, and glue `call_site` (or `definition` when it assigns module-level names).
+ * `definition`, and glue `call_site` (or `definition` when it assigns module-level names). These are the
+ * TS/JS/Python rules; the other languages of the table (activities/repo/language.ts) get the same bounds and
+ * role rules through tablePieces.ts, and every piece goes through the same bounding and naming below.
  * Bump CHUNKER_VERSION whenever any of this changes: chunk ids and roles change with it.
  */
-export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-3';
-
-
-interface Piece {
-  start: number; // char index
-  end: number;
-  symbols: string[];
-  role: SourceRole;
-  /** Names defined around it (the class of a method), kept as references. */
-  owner?: string;
-  /** A long interface's members: each part it is cut into also names the members starting in it (`Iface.member`). */
-  members?: { start: number; name: string }[];
-}
+export const STRUCTURAL_CHUNKER_VERSION = 'ts-structural-4';
 
 const DEF_TYPES_TS = new Set([
   'function_declaration',
@@ -84,6 +77,7 @@ function pyAssignedNames(node: Node): string[] {
 }
 
 function isDefinition(node: Node, grammar: GrammarName): boolean {
+  if (isRequire(node)) return false;
   const d = unwrap(node);
   const types = grammar === 'python' ? DEF_TYPES_PY : DEF_TYPES_TS;
   if (!types.has(d.type) && !(d.type === 'class' && node.type === 'export_statement')) return false;
@@ -93,11 +87,6 @@ function isDefinition(node: Node, grammar: GrammarName): boolean {
 function classBody(def: Node): Node | null {
   return def.childForFieldName('body');
 }
-
-function lineStart(source: string, index: number): number {
-  return source.lastIndexOf('\n', index - 1) + 1;
-}
-
 
 /** Class-body entries that are members (everything but comments, which travel with the member they precede). */
 function classMembers(body: Node | null, grammar: GrammarName): Node[] {
@@ -115,63 +104,6 @@ function memberName(member: Node, grammar: GrammarName): string | null {
   if (grammar === 'python' && m.type === 'expression_statement') return pyAssignedNames(m)[0] ?? null;
   const n = m.childForFieldName('name') ?? m.childForFieldName('property');
   return n ? n.text : null;
-}
-
-/** Index just past the end of the line holding `index` (its newline excluded). */
-function lineEnd(source: string, index: number): number {
-  const nl = source.indexOf('\n', index);
-  return nl === -1 ? source.length : nl;
-}
-
-/**
- * What `splitMembers` tiles: a class, a namespace or module, or an object-literal API. Every piece it makes
- * names the container (head, tail) or the member with its qualified name, so no part of it loses its name.
- */
-interface MemberSplit {
-  name: string;
-  members: Node[];
-  memberSymbols: (m: Node) => string[];
-  memberRole: (m: Node) => SourceRole;
-  role: SourceRole;
-}
-
-/**
- * A container as pieces: a head (leading comments, signature, docstring), then one piece per member with the
- * comments above it, so every field, overload, accessor, method or inner declaration is its own symbol
- * (`name`, `Container.name`) with its doc comment. Pieces tile the container: a member ends at the end of its
- * own line (its `;` and a trailing comment), the next one starts where it ended, and the closing brace goes
- * to the last member only when nothing but the brace follows it (else the tail is a piece of its own). No
- * member absorbs another.
- */
-function splitMembers(c: MemberSplit, outer: Node, leadStart: number, source: string, out: Piece[]): void {
-  const { members } = c;
-  if (members.length === 0) {
-    out.push({ start: leadStart, end: outer.endIndex, symbols: [c.name], role: c.role });
-    return;
-  }
-  const starts = members.map((m, i) => {
-    const prevEnd = i > 0 ? members[i - 1].endIndex : -1;
-    // Comments between the previous member's line and this member are this member's (its doc comment).
-    let lead = m.startIndex;
-    for (let cm = m.previousNamedSibling; cm && cm.type === 'comment' && cm.startIndex > prevEnd; cm = cm.previousNamedSibling) {
-      if (i > 0 && cm.startPosition.row === members[i - 1].endPosition.row) break; // a trailing comment of the previous member
-      lead = cm.startIndex;
-    }
-    const ls = lineStart(source, lead);
-    return ls >= prevEnd ? ls : lead; // two members on one line: split at the member itself
-  });
-  let headEnd = starts[0];
-  while (headEnd > leadStart && /\s/.test(source[headEnd - 1])) headEnd--; // blank lines before the first member are no one's
-  out.push({ start: leadStart, end: headEnd, symbols: [c.name], role: c.role });
-  members.forEach((m, i) => {
-    const limit = i + 1 < members.length ? starts[i + 1] : outer.endIndex;
-    let end = Math.min(lineEnd(source, m.endIndex), limit);
-    if (i + 1 < members.length && end === starts[i + 1] && source[end - 1] === '\n') end--;
-    const last = i + 1 === members.length;
-    if (last && /^[\s};,)]*$/.test(source.slice(end, outer.endIndex))) end = outer.endIndex;
-    out.push({ start: starts[i], end, symbols: c.memberSymbols(m), role: c.memberRole(m), owner: c.name });
-    if (last && end < outer.endIndex) out.push({ start: source[end] === '\n' ? end + 1 : end, end: outer.endIndex, symbols: [c.name], role: c.role });
-  });
 }
 
 function splitClass(def: Node, outer: Node, leadStart: number, source: string, grammar: GrammarName, out: Piece[]): void {
@@ -268,19 +200,6 @@ function classSymbols(def: Node, grammar: GrammarName): string[] {
   return [cls, ...new Set(names.map((n) => `${cls}.${n}`))];
 }
 
-/** Start of the comments directly above a node (no blank line between), else the node's own start. */
-function leadingCommentStart(node: Node): number {
-  let start = node.startIndex;
-  let row = node.startPosition.row;
-  let prev = node.previousNamedSibling;
-  while (prev && prev.type === 'comment' && prev.endPosition.row >= row - 1) {
-    start = prev.startIndex;
-    row = prev.startPosition.row;
-    prev = prev.previousNamedSibling;
-  }
-  return start;
-}
-
 function collectReferences(node: Node, own: ReadonlySet<string>, into: Set<string>): void {
   const stack: Node[] = [node];
   while (stack.length) {
@@ -295,7 +214,43 @@ function collectReferences(node: Node, own: ReadonlySet<string>, into: Set<strin
 /** Imports and re-exports (`export … from`): a region of only these is its own `import` chunk. */
 function isImport(node: Node): boolean {
   if (node.type === 'import_statement' || node.type === 'import_from_statement' || node.type === 'future_import_statement') return true;
-  return node.type === 'export_statement' && node.childForFieldName('source') !== null;
+  return (node.type === 'export_statement' && node.childForFieldName('source') !== null) || isRequire(node);
+}
+
+/**
+ * `const x = require('./x')`, `const { a } = require('y').z`, `const m = await import('m')`: an import written
+ * as a declaration (CommonJS), not a definition of `x` (an import must not satisfy a definition target, nor
+ * hide that the symbol moved to another file).
+ */
+function isRequire(node: Node): boolean {
+  if (node.type !== 'lexical_declaration' && node.type !== 'variable_declaration') return false;
+  const decls = node.namedChildren.filter((c): c is Node => !!c && c.type === 'variable_declarator');
+  return (
+    decls.length > 0 &&
+    decls.every((v) => {
+      let val = v.childForFieldName('value');
+      while (val && (val.type === 'member_expression' || val.type === 'await_expression')) val = val.type === 'member_expression' ? val.childForFieldName('object') : val.namedChildren[0];
+      return val?.type === 'call_expression' && /^(require|import)$/.test(val.childForFieldName('function')?.text ?? '');
+    })
+  );
+}
+
+/**
+ * `module.exports = function getCallers() {…}`, `exports.parse = function (…) {…}`, `module.exports = class C {}`:
+ * a definition named by the function or class assigned and by the export's own name.
+ */
+function exportAssignmentNames(node: Node): string[] {
+  const a = node.type === 'expression_statement' ? node.namedChildren[0] : null;
+  if (a?.type !== 'assignment_expression') return [];
+  const m = /^(?:module\.)?exports(?:\.([A-Za-z_$][\w$]*))?$/.exec(a.childForFieldName('left')?.text ?? '');
+  const right = a.childForFieldName('right');
+  if (!m || !right || !/^(function_expression|function|generator_function|arrow_function|class)$/.test(right.type)) return [];
+  return [...new Set([right.childForFieldName('name')?.text, m[1]].filter((n): n is string => !!n))];
+}
+
+/** Functions declared inside a definition (`function outer() { function inner() {} }`): the chunk defines them too. */
+function nestedFunctionNames(def: Node): string[] {
+  return def.descendantsOfType(['function_declaration', 'generator_function_declaration']).flatMap((n) => (n && n.id !== def.id ? [n.childForFieldName('name')?.text ?? ''] : [])).filter((n) => !!n);
 }
 
 /** A Python string statement on its own (a module docstring, or a string standing as a comment): documentation. */
@@ -327,104 +282,115 @@ function cutDepths(root: Node, source: string, span: { start: number; end: numbe
   return depth;
 }
 
+/** TS/JS/Python pieces: definitions, containers, object-literal APIs and glue (see the header). */
+function ecmaPythonPieces(top: readonly Node[], source: string, path: string, grammar: GrammarName, MAX_LINES: number): Piece[] {
+  const pieces: Piece[] = [];
+  let glue: Node[] = [];
+  const flushGlue = () => {
+    // Comments directly above a definition went with it; whatever remains is glue.
+    let group: Node[] = [];
+    const emit = () => {
+      if (!group.length) return;
+      const names = grammar === 'python' ? group.flatMap(pyAssignedNames) : [];
+      const imports = group.some(isImport) && group.every((n) => isImport(n) || n.type === 'comment');
+      const docs = group.some(isDocstring) && group.every((n) => isDocstring(n) || n.type === 'comment');
+      pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : imports ? 'import' : docs ? 'docs' : 'call_site' });
+      group = [];
+    };
+    for (const n of glue) {
+      const big = n.endPosition.row - n.startPosition.row >= 3;
+      const tooLong = group.length > 0 && n.endPosition.row - group[0].startPosition.row >= MAX_LINES;
+      const lastCode = [...group].reverse().find((g) => g.type !== 'comment');
+      const kindChanges = !!lastCode && n.type !== 'comment' && (isImport(n) !== isImport(lastCode) || isDocstring(n) !== isDocstring(lastCode));
+      if (big || tooLong || kindChanges) emit();
+      group.push(n);
+      if (big) emit(); // a multi-line statement (a test case, a describe block) is its own chunk
+    }
+    emit();
+    glue = [];
+  };
+  const dts = /\.d\.[cm]?ts$/.test(path);
+  for (const node of top) {
+    if (node.type === 'comment') {
+      glue.push(node);
+      continue;
+    }
+    // A stray `;` or `}` right after a definition (`type T = …\n;`, error recovery's leftovers) is that
+    // definition's closing line, not a nameless chunk of its own.
+    const last = pieces[pieces.length - 1];
+    if (!glue.length && last && /^[\]});,]+$/.test(node.text.trim()) && (node.type === 'empty_statement' || node.type === 'ERROR')) {
+      last.end = Math.max(last.end, node.endIndex);
+      continue;
+    }
+    const container = grammar === 'python' ? null : containerOf(node);
+    const api = grammar === 'python' || container ? null : objectApiOf(node);
+    const exported = grammar === 'python' || container || api ? [] : exportAssignmentNames(node);
+    if (!container && !api && !exported.length && !isDefinition(node, grammar)) {
+      glue.push(node);
+      continue;
+    }
+    const lead = leadingCommentStart(node);
+    glue = glue.filter((g) => g.startIndex < lead);
+    flushGlue();
+    const def = unwrap(node);
+    const start = lineStart(source, lead);
+    const long = node.endPosition.row - node.startPosition.row + 1 > MAX_LINES;
+    if (container) {
+      // A namespace or module keeps its name and names what it declares (bare and qualified: the bare
+      // name is how a type inside `declare module 'x'` is referred to); a long one is split per member.
+      const ambient = container.ambient || dts;
+      const members = (container.body?.namedChildren ?? []).filter((m): m is Node => !!m && m.type !== 'comment');
+      const memberSymbols = (m: Node) => {
+        const names = innerNames(m);
+        return names.length ? names.flatMap((n) => [n, `${container.name}.${n}`]) : [container.name];
+      };
+      const role: SourceRole = ambient ? 'declaration' : 'definition';
+      if (long) splitMembers({ name: container.name, members, memberSymbols, memberRole: (m) => innerRole(m, ambient), role }, node, start, source, pieces);
+      else pieces.push({ start, end: node.endIndex, symbols: [container.name, ...new Set(members.flatMap((m) => memberSymbols(m).filter((x) => x !== container.name)))], role });
+      continue;
+    }
+    if (api) {
+      // An object-literal API names its keys (qualified, as a whole class names its members); a long one is split per key.
+      const members = api.object.namedChildren.filter((m): m is Node => !!m && m.type !== 'comment');
+      const keys = members.map(objectKey);
+      if (long) {
+        const memberSymbols = (m: Node) => {
+          const k = objectKey(m);
+          return k ? [k, `${api.name}.${k}`] : [api.name];
+        };
+        splitMembers({ name: api.name, members, memberSymbols, memberRole: () => 'definition', role: 'definition' }, node, start, source, pieces);
+      } else pieces.push({ start, end: node.endIndex, symbols: [api.name, ...new Set(keys.filter((k): k is string => !!k).map((k) => `${api.name}.${k}`))], role: 'definition' });
+      continue;
+    }
+    if (exported.length) {
+      pieces.push({ start, end: node.endIndex, symbols: [...new Set([...exported, ...nestedFunctionNames(node)])], role: 'definition' });
+      continue;
+    }
+    if (CLASS_TYPES.has(def.type) && long) splitClass(def, node, start, source, grammar, pieces);
+    else if (CLASS_TYPES.has(def.type)) pieces.push({ start, end: node.endIndex, symbols: classSymbols(def, grammar), role: 'definition' });
+    else {
+      const declaration = DECLARATION_TYPES.has(def.type) || dts;
+      const body = long && def.type === 'interface_declaration' ? def.childForFieldName('body') : null;
+      const members = body?.namedChildren.flatMap((m) => {
+        const n = m?.childForFieldName('name');
+        return m && n ? [{ start: m.startIndex, name: n.text }] : [];
+      });
+      const nested = grammar === 'python' ? [] : nestedFunctionNames(def);
+      pieces.push({ start, end: node.endIndex, symbols: [...new Set([...namesOf(def), ...nested])], role: declaration ? 'declaration' : 'definition', members });
+    }
+  }
+  flushGlue();
+  return pieces;
+}
+
 export async function chunkStructural(path: string, source: string, language: Language, grammar: GrammarName, revision: string, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<Chunk[]> {
-  const MAX_LINES = limits.maxLines;
   const parser = await parserFor(grammar);
   const tree = parser.parse(source);
   if (!tree) throw new Error(`${path}: tree-sitter returned no tree`);
   try {
     const top = tree.rootNode.namedChildren.filter((n): n is Node => !!n);
-    const pieces: Piece[] = [];
-    let glue: Node[] = [];
-    const flushGlue = () => {
-      // Comments directly above a definition went with it; whatever remains is glue.
-      let group: Node[] = [];
-      const emit = () => {
-        if (!group.length) return;
-        const names = grammar === 'python' ? group.flatMap(pyAssignedNames) : [];
-        const imports = group.some(isImport) && group.every((n) => isImport(n) || n.type === 'comment');
-        const docs = group.some(isDocstring) && group.every((n) => isDocstring(n) || n.type === 'comment');
-        pieces.push({ start: lineStart(source, group[0].startIndex), end: group[group.length - 1].endIndex, symbols: names, role: names.length ? 'definition' : imports ? 'import' : docs ? 'docs' : 'call_site' });
-        group = [];
-      };
-      for (const n of glue) {
-        const big = n.endPosition.row - n.startPosition.row >= 3;
-        const tooLong = group.length > 0 && n.endPosition.row - group[0].startPosition.row >= MAX_LINES;
-        const lastCode = [...group].reverse().find((g) => g.type !== 'comment');
-        const kindChanges = !!lastCode && n.type !== 'comment' && (isImport(n) !== isImport(lastCode) || isDocstring(n) !== isDocstring(lastCode));
-        if (big || tooLong || kindChanges) emit();
-        group.push(n);
-        if (big) emit(); // a multi-line statement (a test case, a describe block) is its own chunk
-      }
-      emit();
-      glue = [];
-    };
-    const dts = /\.d\.[cm]?ts$/.test(path);
-    for (const node of top) {
-      if (node.type === 'comment') {
-        glue.push(node);
-        continue;
-      }
-      // A stray `;` or `}` right after a definition (`type T = …\n;`, error recovery's leftovers) is that
-      // definition's closing line, not a nameless chunk of its own.
-      const last = pieces[pieces.length - 1];
-      if (!glue.length && last && /^[\]});,]+$/.test(node.text.trim()) && (node.type === 'empty_statement' || node.type === 'ERROR')) {
-        last.end = Math.max(last.end, node.endIndex);
-        continue;
-      }
-      const container = grammar === 'python' ? null : containerOf(node);
-      const api = grammar === 'python' || container ? null : objectApiOf(node);
-      if (!container && !api && !isDefinition(node, grammar)) {
-        glue.push(node);
-        continue;
-      }
-      const lead = leadingCommentStart(node);
-      glue = glue.filter((g) => g.startIndex < lead);
-      flushGlue();
-      const def = unwrap(node);
-      const start = lineStart(source, lead);
-      const long = node.endPosition.row - node.startPosition.row + 1 > MAX_LINES;
-      if (container) {
-        // A namespace or module keeps its name and names what it declares (bare and qualified: the bare
-        // name is how a type inside `declare module 'x'` is referred to); a long one is split per member.
-        const ambient = container.ambient || dts;
-        const members = (container.body?.namedChildren ?? []).filter((m): m is Node => !!m && m.type !== 'comment');
-        const memberSymbols = (m: Node) => {
-          const names = innerNames(m);
-          return names.length ? names.flatMap((n) => [n, `${container.name}.${n}`]) : [container.name];
-        };
-        const role: SourceRole = ambient ? 'declaration' : 'definition';
-        if (long) splitMembers({ name: container.name, members, memberSymbols, memberRole: (m) => innerRole(m, ambient), role }, node, start, source, pieces);
-        else pieces.push({ start, end: node.endIndex, symbols: [container.name, ...new Set(members.flatMap((m) => memberSymbols(m).filter((x) => x !== container.name)))], role });
-        continue;
-      }
-      if (api) {
-        // An object-literal API names its keys (qualified, as a whole class names its members); a long one is split per key.
-        const members = api.object.namedChildren.filter((m): m is Node => !!m && m.type !== 'comment');
-        const keys = members.map(objectKey);
-        if (long) {
-          const memberSymbols = (m: Node) => {
-            const k = objectKey(m);
-            return k ? [k, `${api.name}.${k}`] : [api.name];
-          };
-          splitMembers({ name: api.name, members, memberSymbols, memberRole: () => 'definition', role: 'definition' }, node, start, source, pieces);
-        } else pieces.push({ start, end: node.endIndex, symbols: [api.name, ...new Set(keys.filter((k): k is string => !!k).map((k) => `${api.name}.${k}`))], role: 'definition' });
-        continue;
-      }
-      if (CLASS_TYPES.has(def.type) && long) splitClass(def, node, start, source, grammar, pieces);
-      else if (CLASS_TYPES.has(def.type)) pieces.push({ start, end: node.endIndex, symbols: classSymbols(def, grammar), role: 'definition' });
-      else {
-        const declaration = DECLARATION_TYPES.has(def.type) || dts;
-        const body = long && def.type === 'interface_declaration' ? def.childForFieldName('body') : null;
-        const members = body?.namedChildren.flatMap((m) => {
-          const n = m?.childForFieldName('name');
-          return m && n ? [{ start: m.startIndex, name: n.text }] : [];
-        });
-        pieces.push({ start, end: node.endIndex, symbols: namesOf(def), role: declaration ? 'declaration' : 'definition', members });
-      }
-    }
-    flushGlue();
-
+    const table = syntaxTableOf(language);
+    const pieces = table ? tablePieces(top, table, source, limits.maxLines) : ecmaPythonPieces(top, source, path, grammar, limits.maxLines);
     const forced = fileRole(path, source);
     const lineOf = lineNumbers(source);
     const byteAt = byteOffsets(source);
@@ -432,7 +398,7 @@ export async function chunkStructural(path: string, source: string, language: La
     // links to the first part (`parent`), so each still names the definition it belongs to.
     const kept = coverGaps(source, pieces.filter((p) => p.end > p.start && source.slice(p.start, p.end).trim()));
     const parts = boundSpans(source, kept, (span) => cutDepths(tree.rootNode, source, span), limits);
-    return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt }, (b) => {
+    return chunksFromParts(source, parts, { path, revision, language, lineOf, byteAt, maxTokens: limits.maxTokens }, (b) => {
       const p = kept[b.of];
       const own = new Set(p.symbols);
       const refs = new Set<string>(p.owner ? [p.owner] : []);

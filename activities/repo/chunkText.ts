@@ -51,7 +51,7 @@ export function chunkText(path: string, source: string, language: Language, revi
   const cutPoints = () => new Map(lines.flatMap((l, i) => (i > 0 && (!lines[i - 1].trim() || /^#{1,6}\s/.test(l)) ? [[i, 1] as [number, number]] : [])));
   const byteAt = byteOffsets(source);
   const lineOf = lineNumbers(source);
-  return chunksFromParts(source, boundSpans(source, spans, cutPoints, limits), { path, revision, language, lineOf, byteAt }, (b, text) => {
+  return chunksFromParts(source, boundSpans(source, spans, cutPoints, limits), { path, revision, language, lineOf, byteAt, maxTokens: limits.maxTokens }, (b, text) => {
     const heading = pieces[b.of].heading;
     return { symbols: heading ? [heading] : [], references: refsOf(text), role };
   });

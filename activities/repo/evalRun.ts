@@ -12,7 +12,8 @@ import { evidenceBundle } from './evidenceBundle.ts';
 import { GitRepo } from './git.ts';
 import type { LoadedIndex } from './indexStore.ts';
 import type { CaseRetriever } from './outside.ts';
-import { languageOf } from './language.ts';
+import { grammarOf, languageOf } from './language.ts';
+import { chunkFile } from './indexBuild.ts';
 import { chunksByFile, retrieveForCase, retrieverSet, type PipelineConfig, type RetrieverSet } from './pipeline.ts';
 
 /**
@@ -121,12 +122,27 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
   const paths = index.inventory.map((e) => e.path);
   const texts = new TreeTexts(new GitRepo(input.repoDir), new Map(index.inventory.map((e) => [e.path, e.oid])));
   const byFile = set?.byFile ?? chunksByFile(index.chunks);
-  const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [] };
+  // What each target file's syntax tree defines at the index revision (= every case's revision), parsed here
+  // rather than read from the index: a chunk the index lost or mislabelled is an index fault, not stale gold.
+  const defs = new Map<string, ReadonlySet<string> | null>();
+  const loadDefinitions = async (files: readonly string[]) => {
+    await texts.prefetch(files);
+    for (const p of files) {
+      if (defs.has(p)) continue;
+      if (!grammarOf(languageOf(p))) {
+        defs.set(p, null);
+        continue;
+      }
+      const chunks = await chunkFile(p, texts.get(p) ?? '', index.manifest.revision);
+      defs.set(p, new Set(chunks.flatMap((c) => c.symbols)));
+    }
+  };
+  const view: RepoView = { paths, text: (p) => texts.get(p), inventory: (p) => inventory.get(p), chunksOf: (p) => byFile.get(p) ?? [], definitions: (p) => defs.get(p) ?? null };
   // Stale gold: every target of every case that runs, not only those of failed cases (a stale alternative
   // in an anyOf group can sit beside a passing one and still be a wrong label).
   const staleTargets: EvalRunOutput['staleTargets'] = [];
   const symbolFiles = cases.flatMap((c) => c.evidence.flatMap((g) => g.anyOf.filter((t) => t.symbol !== undefined).flatMap((t) => paths.filter((p) => fileMatches(p, t.file)))));
-  await texts.prefetch([...new Set(symbolFiles)]); // one read of the object store for every case
+  await loadDefinitions([...new Set(symbolFiles)]); // one read of the object store for every case
   for (const c of cases) {
     c.evidence.forEach((g, gi) =>
       g.anyOf.forEach((t, ti) => {
@@ -156,7 +172,7 @@ export async function runEvaluation(input: EvalRunInput): Promise<EvalRunOutput>
     const metrics = evaluateCase(testCase, record.candidates_after_rerank);
     if (!metrics.passed) {
       const targetFiles = testCase.evidence.flatMap((g) => g.anyOf.flatMap((t) => paths.filter((p) => fileMatches(p, t.file))));
-      await texts.prefetch(targetFiles);
+      await loadDefinitions([...new Set(targetFiles)]);
     }
     const d = metrics.passed
       ? { diagnosis: 'passed' as const, detail: '', groups: [] }

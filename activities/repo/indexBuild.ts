@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { Chunk, IndexManifest, InventoryEntry, PathPolicy } from '../../schemas/repoIndex.ts';
+import type { Chunk, IndexManifest, InventoryEntry, Language, PathPolicy } from '../../schemas/repoIndex.ts';
 import { canonicalPolicy, decidePath } from '../../core/repo/pathPolicy.ts';
 import { builtContent } from '../../core/repo/buildOutput.ts';
 import { fileCoverage, lineRanges } from '../../core/repo/coverage.ts';
@@ -12,7 +12,7 @@ import { ROLE_RULES_VERSION } from '../../core/repo/roles.ts';
 import type { Embedder } from './embedder.ts';
 import { DEFAULT_DENSE_TEXT, denseText, denseTextLabel, type DenseTextForm } from '../../core/repo/denseText.ts';
 import { GitRepo } from './git.ts';
-import { grammarOf, languageOf } from './language.ts';
+import { grammarOf, languageOf, UNPARSED_CODE, unparsedCodeLanguage } from './language.ts';
 import { writeIndexBody, writeManifest, type LoadedIndex } from './indexStore.ts';
 import { grammarVersions } from './treeSitter.ts';
 import { lengthOrder } from '../../core/embeddings/lengthOrder.ts';
@@ -32,28 +32,86 @@ export interface BuildIndexOptions {
   /** What of a chunk is embedded (default DEFAULT_DENSE_TEXT); recorded in the manifest and part of the build id. */
   denseText?: DenseTextForm;
   log?: (msg: string) => void;
+  /** Index code in a language without a grammar as plain text (`--allow-text-chunks`); otherwise a revision mostly in one is refused. */
+  allowTextChunks?: boolean;
+}
+
+/** `repo index` refused: most code of the revision is in a language this index cannot parse. */
+export class UnparsedCodeError extends Error {
+  readonly code = 'UNPARSED_CODE';
+  constructor(language: string, lines: number, codeLines: number) {
+    super(`most code at this revision is ${language} (${lines} of ${codeLines} non-blank code lines), which has no grammar here: it would be indexed as plain text with no symbols or roles; pass --allow-text-chunks to index it so anyway`);
+    this.name = 'UnparsedCodeError';
+  }
+}
+
+/** A file's language for the manifest: its row's, or a known programming language without a grammar (`kotlin`), or `text`. */
+function fileLanguage(path: string): string {
+  const l = languageOf(path);
+  return l === 'text' ? (unparsedCodeLanguage(path) ?? 'text') : l;
+}
+
+function tally(into: Map<string, { language: string; chunking: Chunking; files: number; lines: number }>, language: string, chunking: Chunking, lines: number): void {
+  const key = `${language}\0${chunking}`;
+  const t = into.get(key) ?? { language, chunking, files: 0, lines: 0 };
+  t.files++;
+  t.lines += lines;
+  into.set(key, t);
+}
+
+const nonBlankLines = (text: string) => text.split('\n').filter((l) => l.trim()).length;
+
+/** Non-blank lines of code without a grammar, of all code lines, and the largest such language. */
+function unparsedShare(files: readonly { path: string; buf: Buffer }[]): { lines: number; codeLines: number; top: string | null; topLines: number } {
+  const by = new Map<string, number>();
+  let codeLines = 0;
+  let lines = 0;
+  for (const f of files) {
+    if (f.buf.includes(0)) continue;
+    const parsed = grammarOf(languageOf(f.path)) !== null;
+    const other = parsed ? null : unparsedCodeLanguage(f.path);
+    if (!parsed && !other) continue;
+    const n = nonBlankLines(f.buf.toString('utf8'));
+    codeLines += n;
+    if (other) {
+      lines += n;
+      by.set(other, (by.get(other) ?? 0) + n);
+    }
+  }
+  const top = [...by.entries()].sort((a, b) => b[1] - a[1])[0];
+  return { lines, codeLines, top: top?.[0] ?? null, topLines: top?.[1] ?? 0 };
 }
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Chunks one file's text; a parser failure falls back to the plain-text chunker (and is logged). */
-export async function chunkFile(path: string, text: string, revision: string, log: (m: string) => void = () => {}, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<Chunk[]> {
+/** How a file was chunked: by its syntax tree, by its config keys, or as plain text. */
+export type Chunking = 'structural' | 'config' | 'text';
+
+/**
+ * Chunks one file's text and says how: a parser failure falls back to the plain-text chunker, logged, and
+ * reported as `text` (the manifest counts those lines as code indexed as text: no fallback is silent).
+ */
+export async function chunkFileReport(path: string, text: string, revision: string, log: (m: string) => void = () => {}, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<{ chunks: Chunk[]; chunking: Chunking }> {
   const language = languageOf(path);
   const grammar = grammarOf(language);
   if (grammar) {
     try {
-      return await chunkStructural(path, text, language, grammar, revision, limits);
+      return { chunks: await chunkStructural(path, text, language, grammar, revision, limits), chunking: 'structural' };
     } catch (e) {
       log(`${path}: structural chunking failed (${(e as Error).message}); using the text chunker`);
     }
   }
   if (language === 'json' || language === 'yaml' || language === 'toml') {
     const keyed = chunkConfig(path, text, language, revision, limits);
-    if (keyed) return keyed;
+    if (keyed) return { chunks: keyed, chunking: 'config' };
   }
-  return chunkText(path, text, language, revision, limits);
+  return { chunks: chunkText(path, text, language, revision, limits), chunking: 'text' };
 }
 
+/** Chunks one file's text (chunkFileReport without the how). */
+export async function chunkFile(path: string, text: string, revision: string, log: (m: string) => void = () => {}, limits: ChunkLimits = DEFAULT_CHUNK_LIMITS): Promise<Chunk[]> {
+  return (await chunkFileReport(path, text, revision, log, limits)).chunks;
+}
 
 /**
  * Vectors for every chunk, in chunk order, each embedded as its path, names and head (core/repo/denseText.ts):
@@ -109,8 +167,6 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     chunk_count: 0,
     versions: grammarVersions(),
   };
-  writeManifest(opts.outDir, manifest);
-
   const tree = await git.lsTree(revision);
   const decisions = tree.map((e) => ({ e, d: decidePath(e.path, e.bytes, opts.policy) }));
   if (opts.policy.detectBuildOutput) {
@@ -122,9 +178,15 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
     }
   }
   const blobs = await git.readBlobs(decisions.filter((x) => x.d.included).map((x) => x.e.oid));
+  // No silent fallback: a revision whose code is mostly in a language without a grammar is refused before
+  // anything is written, unless the user asked for plain-text chunks.
+  const unparsed = unparsedShare(decisions.filter((x) => x.d.included).map((x) => ({ path: x.e.path, buf: blobs.get(x.e.oid)! })));
+  if (unparsed.top && unparsed.lines * 2 > unparsed.codeLines && !opts.allowTextChunks) throw new UnparsedCodeError(unparsed.top, unparsed.topLines, unparsed.codeLines);
+  writeManifest(opts.outDir, manifest);
   const inventory: InventoryEntry[] = [];
   const chunks: Chunk[] = [];
   const coverage = { nonblank_lines: 0, uncovered_lines: 0, files_with_holes: 0 };
+  const languages = new Map<string, { language: string; chunking: Chunking; files: number; lines: number }>();
   for (const { e, d } of decisions) {
     let { included, reason } = d;
     let fileChunks: Chunk[] = [];
@@ -141,8 +203,10 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
           inventory.push({ path: e.path, oid: e.oid, bytes: e.bytes, included: false, reason: `build-output:${built}`, chunks: 0 });
           continue;
         }
-        fileChunks = await chunkFile(e.path, text, revision, log, limits);
+        const report = await chunkFileReport(e.path, text, revision, log, limits);
+        fileChunks = report.chunks;
         const cov = fileCoverage(text, fileChunks);
+        tally(languages, fileLanguage(e.path), report.chunking, cov.nonblank);
         coverage.nonblank_lines += cov.nonblank;
         if (cov.uncovered.length) {
           coverage.uncovered_lines += cov.uncovered.length;
@@ -158,7 +222,12 @@ export async function buildIndex(opts: BuildIndexOptions): Promise<LoadedIndex> 
   let vectors: Float32Array[] | null = null;
   if (opts.embedder) vectors = await embedChunks(chunks, opts.embedder, opts.batchSize ?? 256, log, form);
   writeIndexBody(opts.outDir, inventory, chunks, vectors);
-  const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length, coverage };
+  const langs = [...languages.values()].sort((a, b) => b.lines - a.lines || a.language.localeCompare(b.language));
+  const isCode = (l: string) => grammarOf(l as Language) !== null || UNPARSED_CODE.some((u) => u.language === l);
+  const asText = langs.filter((l) => l.chunking === 'text' && isCode(l.language));
+  const code_as_text = { lines: asText.reduce((n, l) => n + l.lines, 0), code_lines: langs.filter((l) => isCode(l.language)).reduce((n, l) => n + l.lines, 0), languages: asText.map((l) => l.language), allowed: opts.allowTextChunks === true };
+  const done: IndexManifest = { ...manifest, completed: true, files: inventory.filter((x) => x.included).length, chunk_count: chunks.length, languages: langs, code_as_text, coverage };
+  for (const l of asText) log(`${l.language}: ${l.lines} non-blank lines in ${l.files} file(s) indexed as plain text (no grammar${grammarOf(l.language as Language) ? ' for these files: parse failed' : ''})`);
   writeManifest(opts.outDir, done);
   log(`index ${buildId}: ${done.files} files, ${chunks.length} chunks at ${revision}; ${coverage.uncovered_lines} of ${coverage.nonblank_lines} non-blank lines in no chunk`);
   return { dir: opts.outDir, manifest: done, inventory, chunks, vectors };

@@ -62,7 +62,10 @@ export function symbolRetriever(chunks: readonly Chunk[]): Retriever {
     name: 'symbol',
     async search(query, opts) {
       const scores = new Float64Array(chunks.length);
-      for (const id of queryIdentifiers(query)) for (const i of bySymbol.get(id) ?? []) scores[i] += 1;
+      // A qualified name as each language writes it (`VersionReq::matches`, `Store.Get`, `C->m`) is also
+      // looked up as the chunker's `Owner.member` symbol.
+      const qualified = (query.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+/g) ?? []).map((q) => q.replace(/::|->/g, '.'));
+      for (const id of new Set([...queryIdentifiers(query), ...qualified])) for (const i of bySymbol.get(id) ?? []) scores[i] += 1;
       return topFromScores(chunks, scores, opts, (s) => s > 0);
     },
   };

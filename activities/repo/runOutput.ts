@@ -79,6 +79,13 @@ export function sha256(text: string | Buffer): string {
 }
 
 /** `chunks`: the index's chunks, for the report's excerpts (records carry ids, never text). */
+/** The share of code lines the index holds as plain text (no grammar), for the report's header. */
+function codeAsText(m: IndexManifest): string {
+  const t = m.code_as_text;
+  if (!t) return 'not recorded';
+  return `${t.code_lines ? ((100 * t.lines) / t.code_lines).toFixed(1) : '0.0'}% (${t.lines} of ${t.code_lines} code lines${t.languages.length ? `: ${t.languages.join(', ')}` : ''})`;
+}
+
 export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexManifest, extra: Record<string, unknown> = {}, chunks: readonly Chunk[] = []): void {
   const evidenceFile = (retriever: string, caseId: string) => join('evidence', retrieverFolder(retriever), `${caseId}.json`);
   for (const e of out.evaluated) {
@@ -109,7 +116,7 @@ export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexM
     join(dir, 'report.html'),
     renderReport({
       title: `Repository retrieval evaluation — ${manifest.repository}`,
-      meta: { revision: manifest.revision, 'index build': manifest.index_build_id, chunker: manifest.chunker_version, evaluator: EVALUATOR_VERSION, embedder: manifest.embedder?.config_id ?? 'none' },
+      meta: { revision: manifest.revision, 'index build': manifest.index_build_id, chunker: manifest.chunker_version, evaluator: EVALUATOR_VERSION, embedder: manifest.embedder?.config_id ?? 'none', 'code as plain text': codeAsText(manifest) },
       aggregates: out.aggregates,
       results: out.results,
       refused: out.refused,

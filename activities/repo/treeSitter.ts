@@ -10,7 +10,7 @@ import { Language, Parser } from 'web-tree-sitter';
  * loads (ABI 14 for TypeScript/TSX, 15 for JavaScript/Python).
  */
 export const GRAMMAR_PACKAGE = '@repomix/tree-sitter-wasms';
-export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python';
+export type GrammarName = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'c' | 'cpp' | 'c_sharp' | 'ruby' | 'php' | 'swift' | 'dart';
 
 const require = createRequire(import.meta.url);
 let init: Promise<void> | null = null;

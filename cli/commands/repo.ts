@@ -15,6 +15,7 @@ import { approxTokens, DEFAULT_CHUNK_LIMITS } from '../../core/repo/chunkBounds.
 import { pct } from '../../core/repo/aggregate.ts';
 import { projectRoot, resolveRunDir, stateDir } from '../../activities/paths.ts';
 import { buildIndex } from '../../activities/repo/indexBuild.ts';
+import { verifyIndexText } from '../../activities/repo/indexVerify.ts';
 import { loadIndex, readJsonlStrict } from '../../activities/repo/indexStore.ts';
 import { loadGold } from '../../activities/repo/goldFiles.ts';
 import { GitRepo } from '../../activities/repo/git.ts';
@@ -72,9 +73,18 @@ function repoDirOf(manifest: IndexManifest, given: string | undefined): string {
   throw new Error(`--repo: the index records repository ${JSON.stringify(manifest.repository_dir ?? manifest.repository)}, which is not a directory here; pass --repo <dir>`);
 }
 
+/** The share of code lines indexed as plain text, e.g. `0.0% (0 of 1200 code lines)` or `12.5% (150 of 1200: kotlin)`. */
+function textShare(m: IndexManifest): string {
+  const t = m.code_as_text;
+  if (!t) return 'not recorded (index built before languages were counted)';
+  return `${pct(t.code_lines ? t.lines / t.code_lines : 0)} (${t.lines} of ${t.code_lines} code lines${t.languages.length ? `: ${t.languages.join(', ')}` : ''})`;
+}
+
 /** What the gate needs from summary.json, checked: a run written by an older version lacks gold_errors. */
 const RunSummary = z.object({
-  index: z.object({ revision: z.string(), index_build_id: z.string(), completed: z.boolean() }),
+  index: z.object({ revision: z.string(), index_build_id: z.string(), completed: z.boolean(), code_as_text: IndexManifest.shape.code_as_text }),
+  /** Absent in runs written before the index was verified: the gate then fails its verification check. */
+  index_refused_chunks: z.array(z.object({ chunk_id: z.string(), reason: z.string() })).optional(),
   refused: z.array(z.object({ case_id: z.string(), reason: z.string() })),
   gold_errors: z.array(z.object({ file: z.string(), line: z.number(), case_id: z.string().optional(), field: z.string(), message: z.string(), kind: z.literal('stale_target').optional() })),
   rejected_records: z.array(z.object({ case_id: z.string(), retriever: z.string(), reason: z.string() })),
@@ -142,11 +152,19 @@ function readResults(dir: string): CaseResult[] {
 
 function printSummary(out: EvalRunOutput): void {
   const rows = out.aggregates.filter((a) => a.dimension === 'all');
+  // A replayed record refused by verification is a case not passed: it stays in the pass rate's denominator
+  // (n counts it), so tampering with records can only lower the printed rate, never raise it.
+  const rejected = (name: string) => out.rejectedRecords.filter((r) => r.retriever === name).length;
   const w = Math.max(9, ...rows.map((r) => r.retriever.length));
-  console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden  ctx.lines  ctx.tokens`);
+  console.log(`${'retriever'.padEnd(w)}  n   pass   req.ev  hit    MRR    forbidden  ctx.lines  ctx.tokens${out.rejectedRecords.length ? '  rejected' : ''}`);
   for (const r of rows) {
     const p = (x: number) => pct(x).padStart(6);
-    console.log(`${r.retriever.padEnd(w)}  ${String(r.n).padEnd(3)} ${p(r.pass_rate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}    ${r.context_lines_mean.toFixed(0).padStart(7)}  ${r.context_tokens_mean.toFixed(0).padStart(10)}`);
+    const n = r.n + rejected(r.retriever);
+    const passRate = n ? (r.pass_rate * r.n) / n : 0;
+    console.log(`${r.retriever.padEnd(w)}  ${String(n).padEnd(3)} ${p(passRate)} ${p(r.required_evidence_rate)} ${p(r.hit_rate)} ${r.mrr.toFixed(3).padStart(6)} ${p(r.forbidden_rate)}    ${r.context_lines_mean.toFixed(0).padStart(7)}  ${r.context_tokens_mean.toFixed(0).padStart(10)}${out.rejectedRecords.length ? `  ${String(rejected(r.retriever)).padStart(8)}` : ''}`);
+  }
+  for (const name of new Set(out.rejectedRecords.map((r) => r.retriever))) {
+    if (!rows.some((r) => r.retriever === name)) console.log(`${name.padEnd(w)}  ${String(rejected(name)).padEnd(3)} ${pct(0).padStart(6)}  (every record rejected)`);
   }
   // Cases with and without reliable context, side by side (the guide asks for both; a filter helps only one).
   for (const r of rows) {
@@ -176,7 +194,8 @@ export function registerRepo(program: Command): void {
     .option('--max-chunk-lines <n>', 'no chunk longer than this many lines (over-long definitions are cut at structural boundaries)', String(DEFAULT_CHUNK_LIMITS.maxLines))
     .option('--max-chunk-tokens <n>', 'no chunk over this many tokens', String(DEFAULT_CHUNK_LIMITS.maxTokens))
     .option('--dense-head-chars <n|full>', 'with --embedder: characters of each chunk embedded after its path and names (full: the whole chunk)', String(DEFAULT_DENSE_TEXT.headChars ?? 'full'))
-    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxFileBytes: string; maxChunkLines: string; maxChunkTokens: string; denseHeadChars: string }) => {
+    .option('--allow-text-chunks', 'index a revision whose code is mostly in a language without a grammar, as plain text (no symbols, no roles); refused otherwise')
+    .action(oneLine(async (o: { repo: string; rev: string; out?: string; include?: string[]; exclude?: string[]; defaultExcludes: boolean; embedder?: string; maxFileBytes: string; maxChunkLines: string; maxChunkTokens: string; denseHeadChars: string; allowTextChunks?: boolean }) => {
       const positive = (flag: string, v: string) => {
         const n = Number(v);
         if (!Number.isInteger(n) || n < 1) throw new Error(`${flag}: ${JSON.stringify(v)} is not a whole number >= 1`);
@@ -194,13 +213,15 @@ export function registerRepo(program: Command): void {
       });
       const embedder = o.embedder ? await registryEmbedder(projectRoot(), stateDir(), o.embedder) : undefined;
       const outDir = resolve(o.out ?? join(stateDir(), 'repo-index', `${rev.slice(0, 12)}${o.embedder ? `-${o.embedder}` : ''}`));
-      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, limits, denseText, log });
+      const index = await buildIndex({ repoDir, revision: rev, policy, outDir, embedder, limits, denseText, log, allowTextChunks: o.allowTextChunks === true });
       const cov = index.manifest.coverage!;
       console.log(`${outDir}\n  revision ${index.manifest.revision}\n  build ${index.manifest.index_build_id}\n  ${index.manifest.files} files, ${index.manifest.chunk_count} chunks, embedder ${index.manifest.embedder?.config_id ?? 'none'}`);
       const longest = index.chunks.reduce((m, c) => Math.max(m, c.end_line - c.start_line + 1), 0);
       const heaviest = index.chunks.reduce((m, c) => Math.max(m, approxTokens(c.text)), 0);
       console.log(`  largest chunk: ${longest} lines, ${heaviest} tokens (limits ${limits.maxLines} lines, ${limits.maxTokens} tokens)`);
       console.log(`  coverage: ${cov.uncovered_lines} of ${cov.nonblank_lines} non-blank lines in no chunk${cov.uncovered_lines ? ` (${cov.files_with_holes} file(s); inventory.jsonl uncovered_lines)` : ''}`);
+      console.log(`  languages: ${(index.manifest.languages ?? []).map((l) => `${l.language} ${l.lines} lines (${l.chunking})`).join(', ') || 'none'}`);
+      console.log(`  code indexed as plain text: ${textShare(index.manifest)}`);
     }));
 
   repo
@@ -229,9 +250,12 @@ export function registerRepo(program: Command): void {
     .action(oneLine(async (o: { index: string; cases: string; repo?: string; retrievers?: string; rankings?: string[]; rankingsFormat?: string; endpointConfig?: string[]; endpointIndex?: boolean; variants: string; fusionWeights: string; candidateDepth: string; mode: string; recorded?: string; embedder?: string; rerankWeights?: string; tune?: boolean; run?: string; runId?: string; id?: string; out?: string }) => {
       if (o.mode !== 'live' && o.mode !== 'recorded') throw new Error(`--mode: live or recorded (got ${JSON.stringify(o.mode)})`);
       if (o.mode === 'recorded' && !o.recorded) throw new Error('--mode recorded needs --recorded <run> (the run whose records.jsonl to replay)');
-      const index = loadIndex(resolve(o.index));
-      const repoDir = repoDirOf(index.manifest, o.repo);
-      await new GitRepo(repoDir).resolve(index.manifest.revision); // the index's commit must be readable there
+      const loaded = loadIndex(resolve(o.index));
+      const repoDir = repoDirOf(loaded.manifest, o.repo);
+      await new GitRepo(repoDir).resolve(loaded.manifest.revision); // the index's commit must be readable there
+      // Chunk text is checked against the revision's blobs before anything ranks: an edited chunk is refused.
+      const { index, refused: refusedChunks } = await verifyIndexText(loaded, repoDir);
+      for (const r of refusedChunks) console.error(`refused chunk ${r.chunk_id}: ${r.reason}`);
       if (!existsSync(resolve(o.cases))) throw new Error(`--cases ${o.cases}: no such file or directory`);
       const gold = loadGold(resolve(o.cases));
       for (const e of gold.errors) console.error(`bad gold case: ${formatGoldError(e)}`);
@@ -295,7 +319,7 @@ export function registerRepo(program: Command): void {
         ...[...outside.keys()].map((source) => ({ retriever: 'bm25' as const, source })), // `retriever` is unused with a source
       ].flatMap((r) => variants.map((v) => ({ ...base, ...r, ...v, rerank: v.rerank ? weights : null })));
       if (configs.length === 0) throw new Error('--retrievers none: nothing to evaluate (add --rankings NAME=FILE or an endpoint:<id|URL>)');
-      const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors, ...(outside.size ? { outside: outsideInfo } : {}) };
+      const extra: Record<string, unknown> = { mode: o.mode, cases_file: o.cases, gold_errors: gold.errors, index_refused_chunks: refusedChunks, ...(outside.size ? { outside: outsideInfo } : {}) };
 
       if (o.tune && o.mode === 'live') {
         // Every grid point ranks over the same index: build the BM25 index and symbol map once, not per point.
@@ -339,7 +363,9 @@ export function registerRepo(program: Command): void {
       printSummary(out);
       console.log(`wrote ${dir} (report.html, results.parquet, cases/, evidence/)`);
       for (const r of out.rejectedRecords) console.error(`rejected record ${r.case_id} [${r.retriever}] of run ${replay?.runId}: ${r.reason}`);
-      if (out.rejectedRecords.length) process.exitCode = EXIT_CODES.failed; // records rejected, the rest scored
+      if (out.rejectedRecords.length || refusedChunks.length) process.exitCode = EXIT_CODES.failed; // records or chunks refused, the rest scored
+      // Nothing was evaluated: no verdict can be read from this run (the revision is wrong, not the ranking).
+      if (out.refused.length === gold.cases.length) throw new Error(`every gold case (${gold.cases.length}) was refused: none is pinned to the index's revision ${index.manifest.revision} (index the cases' revision, or relabel them)`);
       if (stale.length) process.exitCode = EXIT_CODES.failed;
       if (gold.errors.length) process.exitCode = EXIT_USAGE;
     }));
@@ -391,7 +417,8 @@ export function registerRepo(program: Command): void {
     .option('--slice-min <spec>', 'per-slice minimum, dimension=slice:minRate[:minCases] (repeatable)', collect)
     .option('--no-revision-integrity', 'do not require revision integrity (not recommended)')
     .option('--allow-stale-gold', 'list gold targets absent at their pinned revision without failing on them (while they are relabelled)')
-    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean; allowStaleGold?: boolean }) => {
+    .option('--max-text-share <rate>', 'maximum share of code lines indexed as plain text (no grammar)', String(DEFAULT_GATE.maxTextCodeShare ?? 1))
+    .action(oneLine((o: { run: string; retriever: string; expectRev?: string; minEvidence: string; maxForbidden: string; sliceMin?: string[]; revisionIntegrity: boolean; allowStaleGold?: boolean; maxTextShare: string }) => {
       const rate = (flag: string, v: string) => {
         const x = Number(v);
         if (!(v.trim() !== '' && x >= 0 && x <= 1)) throw new Error(`${flag}: ${JSON.stringify(v)} is not a rate within [0, 1]`);
@@ -418,9 +445,11 @@ export function registerRepo(program: Command): void {
           expectRevision: o.expectRev,
           refused: summary.refused,
           rejectedRecords: summary.rejected_records,
+          refusedChunks: summary.index_refused_chunks,
+          codeAsText: summary.index.code_as_text,
           resultsSha256: { recorded: summary.results_sha256, actual: sha256(readFileSync(join(dir, 'results.jsonl'))) },
         },
-        { minRequiredEvidenceRate, maxForbiddenCases, requireRevisionIntegrity: o.revisionIntegrity, sliceMinimums },
+        { minRequiredEvidenceRate, maxForbiddenCases, requireRevisionIntegrity: o.revisionIntegrity, sliceMinimums, maxTextCodeShare: rate('--max-text-share', o.maxTextShare) },
       );
       console.log(`gate for ${o.retriever} (${results.length} cases, ${dir})`);
       console.log(formatGate(verdict));

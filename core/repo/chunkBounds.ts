@@ -95,18 +95,19 @@ export interface BoundedSpan extends Span {
 export type PartFacts = Pick<Chunk, 'symbols' | 'references' | 'role'>;
 
 /**
- * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` made unique with
- * `~n`, later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
+ * Chunks from bounded parts: each part's text and positions, an id `<path>:<start>-<end>` (pieces on the
+ * same lines merged into one chunk within `maxTokens`, else made unique with `~n`), later parts of one span linked to its first (`parent`), blank parts dropped. `facts` gives what only
  * the chunker knows (symbols, references, role).
  */
 export function chunksFromParts(
   source: string,
   parts: readonly BoundedSpan[],
-  at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number },
+  at: { path: string; revision: string; language: Language; lineOf: (i: number) => number; byteAt: (i: number) => number; maxTokens?: number },
   facts: (part: BoundedSpan, text: string) => PartFacts,
 ): Chunk[] {
-  const seen = new Map<string, number>();
+  const byId = new Map<string, { chunk: Chunk; start: number; of: number }>();
   const firstPart = new Map<number, string>();
+  const seen = new Map<string, number>();
   const chunks: Chunk[] = [];
   for (const b of parts) {
     const text = source.slice(b.start, b.end);
@@ -114,6 +115,24 @@ export function chunksFromParts(
     const startLine = at.lineOf(b.start);
     const endLine = at.lineOf(b.end);
     let id = `${at.path}:${startLine}-${endLine}`;
+    const same = byId.get(id);
+    // Two pieces on the same lines (two statements on one line) are one chunk: a second chunk of the same
+    // lines would be a near-duplicate candidate under an id suffixed `~1`. Parts of one piece cut within a
+    // line (a minified line over the token limit) stay apart, and so does a merge that would exceed it.
+    if (same && same.of !== b.of && approxTokens(source.slice(same.start, b.end)) <= (at.maxTokens ?? Infinity)) {
+      const f = facts(b, text);
+      const c = same.chunk;
+      const strong = (r: Chunk['role']) => r === 'definition' || r === 'declaration';
+      Object.assign(c, {
+        end_byte: at.byteAt(b.end),
+        text: source.slice(same.start, b.end),
+        symbols: [...new Set([...c.symbols, ...f.symbols])],
+        references: [...new Set([...c.references, ...f.references])].sort(),
+        role: !strong(c.role) && strong(f.role) ? f.role : c.role,
+      });
+      if (!firstPart.has(b.of)) firstPart.set(b.of, id);
+      continue;
+    }
     const dup = seen.get(id) ?? 0;
     seen.set(id, dup + 1);
     if (dup) id += `~${dup}`;
@@ -132,6 +151,7 @@ export function chunksFromParts(
       text,
       ...(parent ? { parent } : {}),
     });
+    if (!dup) byId.set(id, { chunk: chunks[chunks.length - 1], start: b.start, of: b.of });
   }
   return chunks;
 }
@@ -186,16 +206,19 @@ export function boundSpans(source: string, spans: readonly Span[], cutDepth: (sp
 export function lineNumbers(source: string): (index: number) => number {
   const newlines: number[] = [];
   for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) newlines.push(i);
-  return (index) => {
-    let lo = 0;
-    let hi = newlines.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (newlines[mid] < index) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
+  return (index) => lineAtOffset(newlines, index);
+}
+
+/** 1-based line of an offset (string index or byte), given the sorted offsets of the newlines before and after it. */
+export function lineAtOffset(newlines: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = newlines.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (newlines[mid] < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1;
 }
 
 /**

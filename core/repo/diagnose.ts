@@ -28,6 +28,12 @@ export interface RepoView {
   text(path: string): string | undefined;
   inventory(path: string): InventoryEntry | undefined;
   chunksOf(path: string): readonly Chunk[];
+  /**
+   * The names a file's syntax tree defines at the case's revision (the structural chunker's symbols: an
+   * import, a re-export or a mention defines nothing), or null for a file without a grammar (then the
+   * text is searched for a definition's usual forms).
+   */
+  definitions?(path: string): ReadonlySet<string> | null;
 }
 
 export interface DiagnoseInput {
@@ -62,23 +68,50 @@ const STAGE: Record<Diagnosis, number> = {
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const lastName = (symbol: string) => symbol.slice(symbol.lastIndexOf('.') + 1);
 
-/** Text that defines `symbol` (TS/JS/Python forms), as opposed to merely mentioning it. */
+/**
+ * Text that defines `symbol`, as opposed to merely mentioning it, by the usual forms of the languages the
+ * index parses (`function f`, `def f`, `func (r *T) f(`, `fn f`, `struct S`, `int f(`…). Only a fallback and
+ * a cross-check of a chunk's bytes: whether a file defines a symbol is decided by its syntax tree
+ * (RepoView.definitions) wherever it has a grammar.
+ */
 export function definesSymbol(text: string, symbol: string): boolean {
   const s = escape(lastName(symbol));
   return new RegExp(
-    `\\b(function\\*?|class|interface|type|enum|def|const|let|var|namespace)\\s+${s}\\b|^\\s*(export\\s+)?(async\\s+)?(public\\s+|private\\s+|protected\\s+|static\\s+|readonly\\s+)*${s}\\s*[(<=:]`,
+    [
+      `\\b(function\\*?|class|interface|type|enum|def|const|let|var|namespace|func|fn|struct|union|trait|mod|module|protocol|extension|typedef|record|macro_rules!|static)\\s+(self\\.)?${s}\\b`,
+      `\\bfunc\\s*\\([^)]*\\)\\s*${s}\\b`,
+      `^\\s*(export\\s+)?(async\\s+)?(public\\s+|private\\s+|protected\\s+|internal\\s+|static\\s+|readonly\\s+|final\\s+|abstract\\s+|override\\s+|virtual\\s+)*${s}\\s*[(<=:]`,
+      `^(?!\\s*(return|else|new|throw|await|yield|case|delete)\\b)[\\w\\s*&:<>,\\[\\]]*[\\w*&>\\]]\\s+\\**(\\w+::)?${s}\\s*\\(`,
+    ].join('|'),
     'm',
   ).test(text);
+}
+
+/** Whether a file defines `symbol`: by its syntax tree where it has a grammar, else by its text. */
+function fileDefines(repo: Pick<RepoView, 'text' | 'definitions'>, path: string, symbol: string): boolean {
+  const defs = repo.definitions?.(path);
+  if (!defs) return definesSymbol(repo.text(path) ?? '', symbol);
+  if (defs.has(symbol)) return true;
+  const last = lastName(symbol);
+  for (const d of defs) if (lastName(d) === last) return true;
+  return false;
 }
 
 function mentions(text: string, symbol: string): boolean {
   return new RegExp(`(^|[^A-Za-z0-9_$])${escape(lastName(symbol))}($|[^A-Za-z0-9_$])`).test(text);
 }
 
+const isDefining = (target: EvidenceTarget) => target.roles.every((r) => r === 'definition' || r === 'declaration');
+
 function textFits(text: string, target: EvidenceTarget): boolean {
   if (target.symbol === undefined) return true;
-  const defining = target.roles.every((r) => r === 'definition' || r === 'declaration');
-  return defining ? definesSymbol(text, target.symbol) : mentions(text, target.symbol);
+  return isDefining(target) ? definesSymbol(text, target.symbol) : mentions(text, target.symbol);
+}
+
+/** A file holds what `target` asks for: defines its symbol (by the syntax tree) or mentions it (usage roles). */
+function fileFits(repo: Pick<RepoView, 'text' | 'definitions'>, path: string, target: EvidenceTarget): boolean {
+  if (target.symbol === undefined) return true;
+  return isDefining(target) ? fileDefines(repo, path, target.symbol) : mentions(repo.text(path) ?? '', target.symbol);
 }
 
 /**
@@ -86,10 +119,10 @@ function textFits(text: string, target: EvidenceTarget): boolean {
  * null. The run checks every case's targets with this, passed or failed: a stale target is a gold error
  * (the gate fails on it unless --allow-stale-gold), not only a diagnosis of the cases it made fail.
  */
-export function staleTarget(target: EvidenceTarget, revision: string, repo: Pick<RepoView, 'paths' | 'text'>): string | null {
+export function staleTarget(target: EvidenceTarget, revision: string, repo: Pick<RepoView, 'paths' | 'text' | 'definitions'>): string | null {
   const files = repo.paths.filter((p) => fileMatches(p, target.file));
   if (files.length === 0) return `${target.file} does not exist at ${revision}`;
-  if (files.some((f) => textFits(repo.text(f) ?? '', target))) return null;
+  if (files.some((f) => fileFits(repo, f, target))) return null;
   return `${target.symbol} is not ${target.roles.includes('definition') ? 'defined' : 'mentioned'} in ${files.join(', ')} at ${revision}`;
 }
 
@@ -105,7 +138,7 @@ function diagnoseTarget(target: EvidenceTarget, input: DiagnoseInput): { diagnos
   const want = `${target.file}${target.symbol ? `#${target.symbol}` : ''} [${target.roles.join('|')}]`;
   const stale = staleTarget(target, testCase.repositoryRevision, repo);
   if (stale) return { diagnosis: 'stale_gold_label', detail: stale };
-  const withText = files.filter((f) => textFits(repo.text(f) ?? '', target));
+  const withText = files.filter((f) => fileFits(repo, f, target));
   const included = withText.filter((f) => repo.inventory(f)?.included);
   if (included.length === 0) {
     const reasons = withText.map((f) => `${f}: ${repo.inventory(f)?.reason ?? 'not in inventory'}`);

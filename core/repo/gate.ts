@@ -20,6 +20,8 @@ export interface GateThresholds {
   maxForbiddenCases: number;
   requireRevisionIntegrity: boolean;
   sliceMinimums: SliceMinimum[];
+  /** Most code lines (a share) the index may hold as plain text; 1 shows the share without gating on it. */
+  maxTextCodeShare?: number;
 }
 
 export const DEFAULT_GATE: GateThresholds = {
@@ -27,6 +29,7 @@ export const DEFAULT_GATE: GateThresholds = {
   maxForbiddenCases: 0,
   requireRevisionIntegrity: true,
   sliceMinimums: [],
+  maxTextCodeShare: 1,
 };
 
 /**
@@ -54,6 +57,10 @@ export interface GateInput {
   refused: readonly { case_id: string; reason: string }[];
   /** Recorded mode: replayed records refused by verification (core/repo/replay.ts), with reasons. */
   rejectedRecords?: readonly { case_id: string; retriever: string; reason: string }[];
+  /** Index chunks whose text did not match the revision's blobs (activities/repo/indexVerify.ts); undefined: the run did not verify. */
+  refusedChunks?: readonly { chunk_id: string; reason: string }[];
+  /** Code lines the index holds as plain text (its manifest's `code_as_text`); undefined: not recorded. */
+  codeAsText?: { lines: number; code_lines: number; languages: readonly string[] };
   /** The sha256 of results.jsonl as the run recorded it in summary.json, and as the file hashes now. */
   resultsSha256?: { recorded: string; actual: string };
 }
@@ -102,6 +109,22 @@ export function evaluateGate(input: GateInput, t: GateThresholds): GateVerdict {
     ok: rejected.length === 0,
     actual: rejected.length ? `${rejected.length} rejected: ${list(rejected.map((r) => `${r.case_id} [${r.retriever}]: ${r.reason}`))}` : 'none rejected',
     required: 'none rejected',
+  });
+  const refusedChunks = input.refusedChunks;
+  checks.push({
+    name: 'index text matches the revision',
+    ok: refusedChunks !== undefined && refusedChunks.length === 0,
+    actual: refusedChunks === undefined ? 'not verified (run written before index verification; re-run repo eval)' : refusedChunks.length ? `${refusedChunks.length} chunk(s) refused: ${list(refusedChunks.map((c) => `${c.chunk_id}: ${c.reason}`))}` : 'every chunk verified',
+    required: 'every chunk verified',
+  });
+  const t2 = input.codeAsText;
+  const share = t2 && t2.code_lines ? t2.lines / t2.code_lines : 0;
+  const maxShare = t.maxTextCodeShare ?? 1;
+  checks.push({
+    name: 'code indexed as plain text',
+    ok: t2 !== undefined ? share <= maxShare : maxShare >= 1,
+    actual: t2 ? `${pct(share)} (${t2.lines} of ${t2.code_lines} code lines${t2.languages.length ? `: ${t2.languages.join(', ')}` : ''})` : 'not recorded (index built before languages were counted)',
+    required: `<= ${pct(maxShare)}`,
   });
   checks.push({ name: 'cases evaluated', ok: input.results.length > 0, actual: String(input.results.length), required: '> 0' });
   checks.push({

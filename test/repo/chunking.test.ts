@@ -96,3 +96,36 @@ test('plain-text chunker: Markdown by heading, JSON as config', async () => {
   assert.equal(json[0].role, 'config');
   assert.equal(json[0].language, 'json');
 });
+
+test('JavaScript: a CommonJS require is an import, not a definition; module.exports = function f and nested functions are named', async () => {
+  const src = `'use strict';
+const stringify = require('./stringify');
+const { parse } = require('./parse').default;
+
+/** Finds callers. */
+module.exports = function getCallers(depth) {
+  function frameName(f) {
+    return f.getFunctionName();
+  }
+  return new Error().stack.split('\\n').slice(depth).map(frameName);
+};
+
+exports.format = function (v) {
+  return stringify(v);
+};
+
+function outer(a) {
+  function inner(b) { return b + 1; }
+  return inner(a);
+}
+`;
+  const chunks = await chunkFile('lib/callers.js', src, REV);
+  const requires = chunks.find((c) => c.text.includes("require('./stringify')"))!;
+  assert.equal(requires.role, 'import');
+  assert.deepEqual(requires.symbols, []);
+  assert.ok(!chunks.some((c) => c.symbols.includes('stringify') || c.symbols.includes('parse')), 'no chunk defines an imported name');
+  assert.deepEqual(chunks.find((c) => c.symbols.includes('getCallers'))?.symbols, ['getCallers', 'frameName']);
+  assert.equal(chunks.find((c) => c.symbols.includes('getCallers'))?.role, 'definition');
+  assert.equal(chunks.find((c) => c.symbols.includes('format'))?.start_line, 13);
+  assert.deepEqual(chunks.find((c) => c.symbols.includes('outer'))?.symbols, ['outer', 'inner']);
+});

@@ -93,7 +93,7 @@ test('cases with and without context are separate slices in the aggregates and t
   const m = index.manifest;
   const gate = (spec: string) =>
     evaluateGate(
-      { retriever: withCtx.retriever, results: [withCtx, without], retrieversInRun: [withCtx.retriever], goldErrors: [], index: { revision: m.revision, index_build_id: m.index_build_id, completed: true }, refused: [] },
+      { retriever: withCtx.retriever, results: [withCtx, without], retrieversInRun: [withCtx.retriever], goldErrors: [], index: { revision: m.revision, index_build_id: m.index_build_id, completed: true }, refused: [], refusedChunks: [] },
       { minRequiredEvidenceRate: 0, maxForbiddenCases: 0, requireRevisionIntegrity: true, sliceMinimums: [parseSliceMinimum(spec)] },
     );
   assert.equal(gate('context=with:1').ok, true);

@@ -206,7 +206,7 @@ test('aggregates come from case results and carry counts per slice', () => {
   assert.equal(core.n, 2);
   assert.equal(core.mrr, 0.75);
 
-  const gateInput = (results: CaseResult[]): GateInput => ({ retriever: 'bm25', results, retrieversInRun: ['bm25'], goldErrors: [], index: { revision: REV, index_build_id: 'b', completed: true }, refused: [] });
+  const gateInput = (results: CaseResult[]): GateInput => ({ retriever: 'bm25', results, retrieversInRun: ['bm25'], goldErrors: [], index: { revision: REV, index_build_id: 'b', completed: true }, refused: [], refusedChunks: [] });
   const v = evaluateGate(gateInput([r('a', 'exact_identifier', 'core', true, 1), r('b', 'exact_identifier', 'cli', false, 0)]), {
     ...DEFAULT_GATE,
     minRequiredEvidenceRate: 0.5,

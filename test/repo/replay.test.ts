@@ -151,6 +151,8 @@ test('records rewritten with a matching hash are still refused record by record;
     const rp = await replay(tampered(`forged-${name.replace(/ /g, '-')}`, [rec], true), out);
     assert.equal(rp.code, 1, `${name}: ${rp.err}`);
     assert.match(rp.err, new RegExp(`^rejected record widget-total \\[bm25\\] of run run-live: (candidates_after_rerank: )?${reason.source}`, 'm'), name);
+    // The printed pass rate counts the rejected record: 0 of 1, not a row left out (nor 0 of 0).
+    assert.match(rp.out, /^bm25 +1 +0\.0% +\(every record rejected\)$/m, `${name}: ${rp.out}`);
     const g = await gate(out);
     assert.equal(g.code, 1, `${name}: ${g.out}`);
     assert.match(g.out, /FAIL {2}replayed records verified: 1 rejected: widget-total \[bm25\]: /, name);

@@ -13,6 +13,7 @@ import { runnerVersion } from '../exec/pool.ts';
 import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
 import { mutateAndVerify, type MutationOutcome, type VerifyTimings } from '../mutation/verify.ts';
 import { suiteFacts } from '../python/astFacts.ts';
+import { callsTestFacts } from '../languages/codeFacts.ts';
 import { splitCheckSuites, type CheckSuiteReport } from './checkSuites.ts';
 import { dropNoOpTests, type NoOpTestReport } from './noOpTests.ts';
 import { countingOracle } from '../exec/countingOracle.ts';
@@ -156,7 +157,11 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
   // The gate's AST stage asks the same question (suiteFacts); tests that do not parse are its to report.
   const items: ImportedTask[] = [];
-  const facts = await suiteFacts(noOps.tasks.map(({ task }) => ({ suite: task.tests, target: task.function_name })));
+  // A calls suite (JavaScript, TypeScript, Go) calls the function by construction: only Python suites are asked.
+  const pyIdx = noOps.tasks.flatMap(({ task }, i) => (task.tests.kind === 'calls' ? [] : [i]));
+  const pyFacts = await suiteFacts(pyIdx.map((i) => ({ suite: noOps.tasks[i].task.tests, target: noOps.tasks[i].task.function_name })));
+  const facts = noOps.tasks.map(({ task }) => (task.tests.kind === 'calls' ? callsTestFacts(task.tests) : []));
+  pyIdx.forEach((i, k) => (facts[i] = pyFacts[k]));
   noOps.tasks.forEach((it, i) => {
     if (facts[i].every((t) => t.parses) && !facts[i].some((t) => t.calls_target)) {
       const message = it.task.tests.kind === 'check'

@@ -93,6 +93,7 @@ export function restrictQueries(bench: LoadedBenchmark, queryIds: readonly strin
 
 /** The oracle's suite for a release-format query. */
 export function suiteOf(q: QueryRecord): TestSuite {
+  if (q.test_calls) return { kind: 'calls', language: q.language ?? 'javascript', entry_point: q.function_name, calls: q.test_calls };
   if (q.test_program) return { kind: 'check', program: q.test_program, entry_point: q.entry_point! };
   return q.test_setup_code ? { kind: 'asserts', tests: q.tests, setup: q.test_setup_code } : { kind: 'asserts', tests: q.tests };
 }

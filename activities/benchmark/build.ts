@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { jsonlFiles, projectRoot } from '../paths.ts';
-import type { Task } from '../../schemas/task.ts';
+import { projectRoot } from '../paths.ts';
+import { taskLanguage, type Task } from '../../schemas/task.ts';
 import { suiteSources } from '../../schemas/exec.ts';
 import { distinctSubsetsApply, getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
@@ -22,7 +22,7 @@ import type { ImportedTask } from '../importers/types.ts';
 import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeCorpusParquet, writeQueriesParquet } from './parquetRelease.ts';
-import { loadSource, resolveSource } from './sources.ts';
+import { loadSource, resolveSource, sourceFiles } from './sources.ts';
 import { CANONICAL_CPU_FILE, readCanonicalCpu, recordedCpuPath, writeCanonicalCpu, type CanonicalCpu } from '../mutation/canonicalCpu.ts';
 
 export interface BuildOptions {
@@ -70,7 +70,9 @@ export interface BuildReport {
 
 export interface BuildManifest {
   format: string;
-  source: { kind: string; files: { name: string; sha256: string }[] };
+  source: { kind: string; files: { name: string; sha256: string }[]; languages?: string[] };
+  /** Accepted tasks per language; absent when every one is Python (a Python manifest keeps its bytes). */
+  languages?: Record<string, number>;
   seed: number;
   profile: string;
   mutation: {
@@ -234,7 +236,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   );
   const manifest: BuildManifest = {
     format: 'execretrieval-release/1',
-    source: { kind: src.kind, files: jsonlFiles(src.path).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })) },
+    source: { kind: src.kind, files: sourceFiles(src).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })), ...(src.languages ? { languages: src.languages } : {}) },
     seed: opts.seed,
     profile: profile.name,
     mutation: {
@@ -257,6 +259,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     bug_types: countBy(accepted.flatMap((t) => t.distractors), (d) => d.bug_type),
     query_docstrings: countBy(accepted.filter((t) => typeof t.metadata?.query_docstring === 'string'), (t) => t.metadata!.query_docstring as string),
     files,
+    ...(accepted.some((t) => taskLanguage(t) !== 'python') ? { languages: countBy(accepted, (t) => taskLanguage(t)) } : {}),
   };
   writeJsonAtomic(join(out, 'manifest.json'), manifest);
   const timings: TimeBreakdown = {

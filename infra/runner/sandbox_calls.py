@@ -36,6 +36,8 @@ NPROC = 64
 # Node reserves its code range (128 MB) and more at start: below about 600 MB of address space it cannot start.
 MEMORY_MB = 1024
 MESSAGE_CAP = child.MESSAGE_CAP
+# Where the judge looks for node: inside the child's read-only view (/usr), as `doctor` checks.
+NODE_PATH = "/usr/bin:/usr/local/bin"
 
 
 class BadCalls(Exception):
@@ -63,7 +65,7 @@ def make_plan(code, suite, timeout_s, memory_mb):
             raise BadCalls("a go calls suite's code must be the base64 of the compiled binary") from None
         runner = {"binary": code}  # decoded by the child: the plan crosses to the zygote as JSON
     else:
-        node = shutil.which("node")
+        node = shutil.which("node", path=NODE_PATH)
         if not node or not os.path.isabs(node) or not _in_view(node):
             raise BadCalls(f"node ({node!r}) is not inside the sandbox's view ({', '.join(kernel.view_paths())})")
         runner = {"node": node, "code": code}

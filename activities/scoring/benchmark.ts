@@ -68,8 +68,8 @@ export function loadBenchmark(dir: string): LoadedBenchmark {
       return i >= 0;
     };
     if (missing(value.correct_corpus_ids, 'correct_corpus_ids') || missing(value.distractor_corpus_ids, 'distractor_corpus_ids')) continue;
-    if (!value.test_program && value.tests.length === 0) {
-      bad('tests', 'no tests and no test_program: the query cannot be scored by execution');
+    if (!value.test_program && value.tests.length === 0 && !value.test_calls?.length) {
+      bad('tests', 'no tests, test_program or test_calls: the query cannot be scored by execution');
       continue;
     }
     if (value.test_program && !value.entry_point) {

@@ -16,7 +16,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openOracle } from '../activities/exec/oracle.ts';
-import { goExecutable } from '../activities/exec/callsBuild.ts';
+import { goExecutable, transpileTs } from '../activities/exec/callsBuild.ts';
 import { projectRoot } from '../activities/paths.ts';
 import { Task } from '../schemas/task.ts';
 import type { CallsSuite, ExecRequest } from '../schemas/exec.ts';
@@ -54,7 +54,7 @@ async function naiveJs(rs: ExecRequest[]): Promise<number> {
     const ts = (r.suite as CallsSuite).language === 'typescript';
     const file = join(dir, `s${i++}.js`);
     // TypeScript for the naive side: the same in-process transpile ours uses, so only the execution differs.
-    const code = ts ? (await import('../activities/exec/callsBuild.ts')).transpileTs(r.code) : { code: r.code };
+    const code = ts ? transpileTs(r.code) : { code: r.code };
     writeFileSync(file, JS_NAIVE('code' in code ? code.code : '', r.suite as CallsSuite));
     await run(process.execPath, [file]);
   });
@@ -94,6 +94,7 @@ const line = (name: string, n: number, naive: number, mine: number) =>
   console.log(`${name.padEnd(22)} ${String(n).padStart(4)} suites  naive ${(n / naive).toFixed(1).padStart(6)}/s  ours ${(n / mine).toFixed(1).padStart(6)}/s  ours/naive ${(naive / mine).toFixed(2)}x`);
 
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${workers} workers; ${copies} copies per canonical`);
+transpileTs('const warm: number = 1;'); // the TypeScript compiler loaded before either side is timed
 const js = reqs(['javascript', 'typescript']);
 line('JS/TS', js.length, await naiveJs(js), await ours(js));
 for (const phase of ['cold', 'warm'] as const) {

@@ -64,6 +64,11 @@ async function mutateOne(id: string, code: string, fn: string, language: CallsLa
   };
   visit(tree.rootNode);
   const canonicalShape = tree.rootNode.toString();
+  // Loops without a counter (`while`, `do`, Go's `for cond {}`): where a mutant most likely never ends, so it is
+  // verified last (in_while, as mutate.py marks Python's `while`).
+  const loops = tree.rootNode.descendantsOfType(['while_statement', 'do_statement', 'for_statement'])
+    .filter((l): l is Node => l !== null && (l.type !== 'for_statement' || (language === 'go' && !l.namedChildren.some((c) => c?.type === 'for_clause' || c?.type === 'range_clause'))))
+    .map((l) => at(l));
   tree.delete();
   const seen = new Set<string>([code]);
   const candidates: MutationCandidate[] = [];
@@ -87,7 +92,7 @@ async function mutateOne(id: string, code: string, fn: string, language: CallsLa
     while (line < lineStarts.length && lineStarts[line] <= e.start) line++;
     candidates.push({
       operator: e.operator, bug_type: e.bug_type, start: bytes(e.start), end: bytes(e.end), line,
-      original: code.slice(e.start, e.end), replacement: e.replacement, code: mutant, in_while: false,
+      original: code.slice(e.start, e.end), replacement: e.replacement, code: mutant, in_while: loops.some(([s, end]) => e.start >= s && e.end <= end),
     });
   }
   return { id, ok: true, candidates, rejected_splices: rejected };

@@ -16,7 +16,6 @@ where a result is {"r": value} (returned; or the `mutates` argument's final stat
 """
 
 import base64
-import ctypes
 import json
 import math
 import os

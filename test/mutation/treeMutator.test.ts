@@ -82,6 +82,9 @@ test('TypeScript: type annotations are not edit sites; a canonical that does not
     'wrong_operator arith_operator "*" -> "/"',
   ]);
   assert.deepEqual(bad, { id: 'bad', ok: false, error: 'canonical does not parse' });
+  // Edits inside a loop without a counter are marked (verified last: the likeliest to never end).
+  const [loop] = await enumerateMutants([{ id: 'w', code: 'function half(n) {\n  let k = 0;\n  while (n > 1) {\n    n = n / 2;\n    k++;\n  }\n  return k;\n}\n', function_name: 'half', language: 'javascript' }], { cachePath: null });
+  assert.deepEqual([...new Set(ok(loop).map((c) => `${c.line}:${c.in_while}`))], ['2:false', '3:true', '4:true']);
   assert.deepEqual(missing, { id: 'missing', ok: false, error: 'canonical does not define sq' });
 });
 

@@ -42,3 +42,15 @@ test('the language table has a row per schema language; any other name is refuse
   assert.equal(functionalLanguage('go').runner, 'go');
   assert.throws(() => functionalLanguage('rust'), (e: unknown) => e instanceof UnknownLanguageError && e.message === 'unknown language "rust": the functional benchmark supports python, javascript, typescript, go');
 });
+
+test('a curated source per language keeps only that language\'s tasks of its folder (JavaScript and TypeScript share one)', async () => {
+  const { loadSource, sourceFiles } = await import('../../activities/benchmark/sources.ts');
+  const { join } = await import('node:path');
+  const dir = join(import.meta.dirname, '..', 'fixtures', 'calls');
+  const src = { kind: 'curated' as const, path: dir, paths: [dir], languages: ['typescript' as const], profile: 'default' as const };
+  const r = await loadSource(src);
+  assert.deepEqual(r.tasks.map(({ task }) => task.task_id), ['fx_ts_median', 'fx_ts_valid_hex']);
+  assert.deepEqual(sourceFiles(src).map((f) => f.split('/').pop()), ['go.jsonl', 'javascript.jsonl']);
+  const both = await loadSource({ ...src, languages: ['javascript', 'go'] });
+  assert.equal(both.tasks.length, 6);
+});

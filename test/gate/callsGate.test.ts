@@ -8,6 +8,7 @@ import { runGate } from '../../activities/gate/gate.ts';
 import { buildBenchmark } from '../../activities/benchmark/build.ts';
 import { PROFILES } from '../../core/gate/profiles.ts';
 import { Task } from '../../schemas/task.ts';
+import { readParquet } from '../../activities/storage/parquet.ts';
 
 // The gate's five stages and the build on JavaScript, TypeScript and Go (test/fixtures/calls). The build uses the
 // project's execution cache (keyed by runner and harness versions, code and suite): seconds warm, about a minute
@@ -54,6 +55,11 @@ test('build on the fixture: every JavaScript, TypeScript and Go task gets four v
     const corpus = readFileSync(join(out, 'corpus.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { language?: string; is_canonical: boolean; metadata: { failing_tests?: number[] } });
     assert.equal(corpus.length, 40);
     assert.ok(corpus.every((c) => c.language !== undefined && (c.is_canonical || (c.metadata.failing_tests?.length ?? 0) > 0)));
+    // The Parquet copy carries the language and the calls (JSON text) too.
+    const pq = readParquet(join(out, 'queries.parquet'));
+    assert.deepEqual(pq.getChild('language')!.toArray(), queries.map((q) => q.language));
+    assert.deepEqual(JSON.parse(String(pq.getChild('test_calls')!.get(0))), queries[0].test_calls);
+    assert.equal(readParquet(join(out, 'corpus.parquet')).getChild('language')!.length, 40);
     // The yield report counts the tree-sitter operators like Python's.
     assert.ok(report.yield.total.selected === 32 && report.yield.total.candidates > 32);
   } finally {

@@ -170,3 +170,24 @@ export function checkInput(path: string, what: string): void {
   const empty = st.isDirectory() ? !readdirSync(path).some((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz')) : st.size === 0;
   if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? 'a directory without .jsonl / .jsonl.gz files' : 'an empty file'})`, EXIT_CODES.failed);
 }
+
+/**
+ * `--language` (one or more of python, javascript, typescript, go, comma-separated) picks the curated set of each
+ * language: the source becomes `curated:<languages>` (activities/benchmark/sources.ts). A language with no row is
+ * refused in one line; other sources hold their languages in their records, so it goes with `curated` only.
+ */
+export async function sourceForLanguage(source: string, language: string | undefined): Promise<string> {
+  if (language === undefined) return source;
+  const { functionalLanguage } = await import('../core/languages/functional.ts');
+  const langs = language.split(',').map((l) => l.trim()).filter(Boolean);
+  if (!langs.length) throw new CliError('--language: expected one or more of python, javascript, typescript, go', EXIT_CODES.usage);
+  for (const l of langs) {
+    try {
+      functionalLanguage(l);
+    } catch (e) {
+      throw new CliError(`--language: ${(e as Error).message}`, EXIT_CODES.usage);
+    }
+  }
+  if (source !== 'curated') throw new CliError(`--language goes with --source curated (the records of ${source} name their own language)`, EXIT_CODES.usage);
+  return `curated:${langs.join(',')}`;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Call, CallsLanguage } from './exec.ts';
 
 /**
  * The paper's release format: `queries.jsonl` + `corpus.jsonl`. First-class for import and export.
@@ -19,6 +20,9 @@ export const QueryRecord = z.object({
   distractor_corpus_ids: z.array(z.string()).default([]),
   source: z.string().nullable().default(null),
   metadata: z.record(z.string(), z.unknown()).default({}),
+  /** Absent: python. JavaScript, TypeScript and Go queries carry their tests as `test_calls` (schemas/exec.ts Call). */
+  language: CallsLanguage.optional(),
+  test_calls: z.array(Call).optional(),
 });
 export type QueryRecord = z.infer<typeof QueryRecord>;
 
@@ -31,5 +35,7 @@ export const CorpusRecord = z.object({
   bug_type: z.string().nullable().default(null),
   bug_description: z.string().nullable().default(null),
   metadata: z.record(z.string(), z.unknown()).default({}),
+  /** Absent: python. */
+  language: CallsLanguage.optional(),
 });
 export type CorpusRecord = z.infer<typeof CorpusRecord>;

@@ -17,11 +17,50 @@ export const CheckSuite = z.object({
   program: z.string().min(1),
   entry_point: z.string().min(1),
 });
-export const TestSuite = z.discriminatedUnion('kind', [AssertSuite, CheckSuite]);
+/** The languages whose tests are `calls` data (core/languages/functional.ts has a row for each). */
+export const CALLS_LANGUAGES = ['javascript', 'typescript', 'go'] as const;
+export const CallsLanguage = z.enum(CALLS_LANGUAGES);
+export type CallsLanguage = z.infer<typeof CallsLanguage>;
+
+/**
+ * One call of a `calls` suite: the arguments (one JSON value per parameter) and either the expected return value
+ * (several Go results: a JSON array; JS `undefined`: null) or the error it must raise (`throws`: a JS/TS
+ * constructor name such as `RangeError`; Go: `error` for a non-nil last `error` result, `panic` for a panic).
+ * `approx` is an absolute tolerance for every number in `expected`; `mutates` names the argument whose final
+ * state is compared instead of the return value.
+ */
+export const Call = z
+  .object({
+    args: z.array(z.unknown()),
+    expected: z.unknown().optional(),
+    throws: z.string().min(1).optional(),
+    approx: z.number().nonnegative().optional(),
+    mutates: z.number().int().nonnegative().optional(),
+  })
+  .strict()
+  .refine((c) => (c.throws === undefined) !== (!('expected' in c)), { message: 'a call has exactly one of expected and throws' })
+  .refine((c) => c.mutates === undefined || c.mutates < c.args.length, { message: 'mutates names an argument the call does not pass' });
+export type Call = z.infer<typeof Call>;
+
+/**
+ * `calls` (JavaScript, TypeScript, Go): the tests are data the judge compares, never code (docs/oracle.md): the
+ * child gets the arguments only and returns plain-data results; `expected` never enters its process. `language`
+ * and `entry_point` come from the task (schemas/task.ts fills them from `language` and `function_name`).
+ */
+export const CallsSuite = z.object({
+  kind: z.literal('calls'),
+  language: z.enum(CALLS_LANGUAGES, { message: 'a calls suite needs the task\'s language: javascript, typescript or go' }),
+  entry_point: z.string().min(1),
+  calls: z.array(Call).min(1),
+});
+export type CallsSuite = z.infer<typeof CallsSuite>;
+
+export const TestSuite = z.discriminatedUnion('kind', [AssertSuite, CheckSuite, CallsSuite]);
 export type TestSuite = z.infer<typeof TestSuite>;
 
 /** The suite's test sources, one per test the oracle reports (a `check` program is a single test). */
 export function suiteSources(suite: TestSuite): string[] {
+  if (suite.kind === 'calls') return suite.calls.map((c) => JSON.stringify(c));
   return suite.kind === 'asserts' ? suite.tests : [suite.program];
 }
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { TestSuite } from './exec.ts';
+import { CALLS_LANGUAGES, TestSuite } from './exec.ts';
+
+/** Languages a functional task may be written in; absent on a record means python (core/languages/functional.ts). */
+export const LANGUAGES = ['python', ...CALLS_LANGUAGES] as const;
+export const Language = z.enum(LANGUAGES);
+export type Language = z.infer<typeof Language>;
 
 /** The paper's six allowed single-edit bug types (wrong_semantics is deliberately absent). */
 export const BUG_TYPES = [
@@ -46,9 +51,23 @@ export const Distractor = z.object({
 });
 export type Distractor = z.infer<typeof Distractor>;
 
+/**
+ * A `calls` suite on a record names neither its language nor its entry point (the task does, once): they are
+ * filled in here, so every suite the oracle sees is self-contained (and its cache key holds the language).
+ */
+function fillCallsSuite(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null) return raw;
+  const r = raw as Record<string, unknown>;
+  const tests = r.tests as Record<string, unknown> | undefined;
+  if (typeof tests !== 'object' || tests === null || tests.kind !== 'calls') return raw;
+  return { ...r, tests: { ...tests, language: tests.language ?? r.language, entry_point: tests.entry_point ?? r.function_name } };
+}
+
 /** One benchmark task in the project's own schema: what importers produce and the gate checks. */
-export const Task = z.object({
+const TaskObject = z.object({
   task_id: z.string().min(1),
+  /** Absent means python, so Python records and everything derived from them stay byte-identical. */
+  language: Language.optional(),
   query: z.string().min(1),
   function_name: z.string().min(1),
   domain: z.string().optional(),
@@ -58,4 +77,18 @@ export const Task = z.object({
   source: z.object({ dataset: z.string(), ref: z.string().optional() }).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
-export type Task = z.infer<typeof Task>;
+export const Task = z.preprocess(
+  fillCallsSuite,
+  TaskObject.superRefine((t, ctx) => {
+    const lang = taskLanguage(t);
+    if (lang === 'python' && t.tests.kind === 'calls') ctx.addIssue({ code: 'custom', path: ['tests', 'kind'], message: 'a calls suite needs language javascript, typescript or go' });
+    if (lang !== 'python' && t.tests.kind !== 'calls') ctx.addIssue({ code: 'custom', path: ['tests', 'kind'], message: `a ${lang} task's tests must be {kind: "calls"}` });
+    if (t.tests.kind === 'calls' && t.tests.language !== lang) ctx.addIssue({ code: 'custom', path: ['tests', 'language'], message: `suite language ${t.tests.language} differs from the task's ${lang}` });
+  }),
+);
+export type Task = z.infer<typeof TaskObject>;
+
+/** The task's language (absent: python). */
+export function taskLanguage(t: { language?: Language }): Language {
+  return t.language ?? 'python';
+}

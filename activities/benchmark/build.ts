@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { jsonlFiles, projectRoot } from '../paths.ts';
-import type { Task } from '../../schemas/task.ts';
+import { projectRoot } from '../paths.ts';
+import { taskLanguage, type Task } from '../../schemas/task.ts';
 import { suiteSources } from '../../schemas/exec.ts';
 import { distinctSubsetsApply, getProfile } from '../../core/gate/profiles.ts';
 import { PRNG_NAME } from '../../core/stats/prng.ts';
@@ -13,6 +13,7 @@ import { runnerVersion } from '../exec/pool.ts';
 import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
 import { mutateAndVerify, type MutationOutcome, type VerifyTimings } from '../mutation/verify.ts';
 import { suiteFacts } from '../python/astFacts.ts';
+import { callsTestFacts } from '../languages/codeFacts.ts';
 import { splitCheckSuites, type CheckSuiteReport } from './checkSuites.ts';
 import { dropNoOpTests, type NoOpTestReport } from './noOpTests.ts';
 import { countingOracle } from '../exec/countingOracle.ts';
@@ -21,7 +22,7 @@ import type { ImportedTask } from '../importers/types.ts';
 import { toRelease } from '../importers/release.ts';
 import { writeJsonAtomic, writeJsonlAtomic } from '../storage/atomic.ts';
 import { writeCorpusParquet, writeQueriesParquet } from './parquetRelease.ts';
-import { loadSource, resolveSource } from './sources.ts';
+import { loadSource, resolveSource, sourceFiles } from './sources.ts';
 import { CANONICAL_CPU_FILE, readCanonicalCpu, recordedCpuPath, writeCanonicalCpu, type CanonicalCpu } from '../mutation/canonicalCpu.ts';
 
 export interface BuildOptions {
@@ -69,7 +70,9 @@ export interface BuildReport {
 
 export interface BuildManifest {
   format: string;
-  source: { kind: string; files: { name: string; sha256: string }[] };
+  source: { kind: string; files: { name: string; sha256: string }[]; languages?: string[] };
+  /** Accepted tasks per language; absent when every one is Python (a Python manifest keeps its bytes). */
+  languages?: Record<string, number>;
   seed: number;
   profile: string;
   mutation: {
@@ -156,7 +159,11 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   // Tests that never call the function would make every mutant "equivalent": reject before paying for that.
   // The gate's AST stage asks the same question (suiteFacts); tests that do not parse are its to report.
   const items: ImportedTask[] = [];
-  const facts = await suiteFacts(noOps.tasks.map(({ task }) => ({ suite: task.tests, target: task.function_name })));
+  // A calls suite (JavaScript, TypeScript, Go) calls the function by construction: only Python suites are asked.
+  const pyIdx = noOps.tasks.flatMap(({ task }, i) => (task.tests.kind === 'calls' ? [] : [i]));
+  const pyFacts = await suiteFacts(pyIdx.map((i) => ({ suite: noOps.tasks[i].task.tests, target: noOps.tasks[i].task.function_name })));
+  const facts = noOps.tasks.map(({ task }) => (task.tests.kind === 'calls' ? callsTestFacts(task.tests) : []));
+  pyIdx.forEach((i, k) => (facts[i] = pyFacts[k]));
   noOps.tasks.forEach((it, i) => {
     if (facts[i].every((t) => t.parses) && !facts[i].some((t) => t.calls_target)) {
       const message = it.task.tests.kind === 'check'
@@ -229,7 +236,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
   );
   const manifest: BuildManifest = {
     format: 'execretrieval-release/1',
-    source: { kind: src.kind, files: jsonlFiles(src.path).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })) },
+    source: { kind: src.kind, files: sourceFiles(src).map((f) => ({ name: basename(f), sha256: sha256(readFileSync(f)) })), ...(src.languages ? { languages: src.languages } : {}) },
     seed: opts.seed,
     profile: profile.name,
     mutation: {
@@ -252,6 +259,7 @@ export async function buildBenchmark(opts: BuildOptions): Promise<{ manifest: Bu
     bug_types: countBy(accepted.flatMap((t) => t.distractors), (d) => d.bug_type),
     query_docstrings: countBy(accepted.filter((t) => typeof t.metadata?.query_docstring === 'string'), (t) => t.metadata!.query_docstring as string),
     files,
+    ...(accepted.some((t) => taskLanguage(t) !== 'python') ? { languages: countBy(accepted, (t) => taskLanguage(t)) } : {}),
   };
   writeJsonAtomic(join(out, 'manifest.json'), manifest);
   const timings: TimeBreakdown = {

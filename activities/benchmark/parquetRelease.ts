@@ -20,7 +20,7 @@ function metadataColumn(values: readonly Record<string, unknown>[]): Vector {
 
 /**
  * Parquet copies of queries.jsonl / corpus.jsonl for DuckDB, pandas and polars. Same columns as the JSONL;
- * lists stay lists; `metadata` (free-form) a struct typed from its values.
+ * lists stay lists; `metadata` (free-form) a struct typed from its values; `test_calls` JSON text.
  */
 export function writeQueriesParquet(path: string, rows: readonly QueryRecord[], meta: Record<string, string>): void {
   const table = new Table({
@@ -36,8 +36,22 @@ export function writeQueriesParquet(path: string, rows: readonly QueryRecord[], 
     distractor_corpus_ids: column(rows.map((r) => r.distractor_corpus_ids), utf8List()),
     source: column(rows.map((r) => r.source), utf8()),
     metadata: metadataColumn(rows.map((r) => r.metadata)),
+    ...languageColumns(rows, true),
   });
   writeParquet(path, table, meta);
+}
+
+/**
+ * `language` (null: python) and, for queries, `test_calls` (each query's calls as JSON text: arguments and
+ * expected values of any shape), present only when some record is in another language, so a Python release keeps
+ * its bytes.
+ */
+function languageColumns(rows: readonly (QueryRecord | CorpusRecord)[], calls: boolean): Record<string, Vector> {
+  if (!rows.some((r) => r.language)) return {};
+  return {
+    language: column(rows.map((r) => r.language ?? null), utf8()),
+    ...(calls ? { test_calls: column(rows.map((r) => ('test_calls' in r && r.test_calls ? JSON.stringify(r.test_calls) : null)), utf8()) } : {}),
+  };
 }
 
 export function writeCorpusParquet(path: string, rows: readonly CorpusRecord[], meta: Record<string, string>): void {
@@ -50,6 +64,7 @@ export function writeCorpusParquet(path: string, rows: readonly CorpusRecord[], 
     bug_type: column(rows.map((r) => r.bug_type), utf8()),
     bug_description: column(rows.map((r) => r.bug_description), utf8()),
     metadata: metadataColumn(rows.map((r) => r.metadata)),
+    ...languageColumns(rows, false),
   });
   writeParquet(path, table, meta);
 }

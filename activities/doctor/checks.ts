@@ -17,6 +17,7 @@ import { DEV_SERVER } from '../../temporal.config.ts';
 import { databaseOwner } from '../../infra/temporal/devServer.ts';
 import { loadClusterSettings, type ClusterSettings } from '../../infra/temporal/cluster.ts';
 import { clusterCheck, queueChecks } from './queues.ts';
+import { goCacheDir, goExecutable } from '../exec/callsBuild.ts';
 
 export interface Check {
   area: string;
@@ -140,9 +141,29 @@ export interface DoctorReport {
   npm_start: { command: string; configs: string[] };
 }
 
+/**
+ * The runners of the functional benchmark's other languages (core/languages/functional.ts): Node for JavaScript and
+ * TypeScript, found where the sandbox's child can see it (under /usr, its read-only view), and the Go toolchain,
+ * which compiles each Go snippet with its harness. A missing one fails only that language's tasks: a warning.
+ */
+function toolchainChecks(): Check[] {
+  const out: Check[] = [];
+  const node = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p));
+  out.push(node
+    ? { area: 'toolchains', name: 'node (javascript, typescript)', status: 'ok', detail: `${node}: ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}` }
+    : { area: 'toolchains', name: 'node (javascript, typescript)', status: 'warn', detail: 'no node under /usr/bin or /usr/local/bin, where the sandbox can run it', fix: 'install Node >= 20 from the distribution or nodejs.org into /usr (only JavaScript and TypeScript tasks need it)' });
+  try {
+    const v = execFileSync(goExecutable(), ['version'], { encoding: 'utf8', env: { ...process.env, GOTOOLCHAIN: 'local' } }).trim();
+    out.push({ area: 'toolchains', name: 'go', status: 'ok', detail: `${v}; build cache ${goCacheDir()}` });
+  } catch (e) {
+    out.push({ area: 'toolchains', name: 'go', status: 'warn', detail: `${goExecutable()}: ${(e as Error).message.split('\n')[0]}`, fix: 'install Go >= 1.22 (go.dev/dl or the distribution\'s golang package), or set EXECRETRIEVAL_GO (only Go tasks need it)' });
+  }
+  return out;
+}
+
 export async function runDoctor(env: NodeJS.ProcessEnv = process.env): Promise<DoctorReport> {
   const { checks: modelChecks, runnable } = await modelAndKeyChecks(env);
-  const checks = [...runtimeChecks(), ...(await temporalChecks(env)), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
+  const checks = [...runtimeChecks(), ...toolchainChecks(), ...(await temporalChecks(env)), ...(await sandboxChecks()), ...cacheChecks(), ...modelChecks];
   // On a worker machine: which queues it can serve, and what it lacks for the others.
   const generationKeys = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY'].filter((k) => !!env[k] || (k === 'GEMINI_API_KEY' && !!env.GOOGLE_API_KEY));
   checks.push(...queueChecks(checks, runnable, generationKeys));

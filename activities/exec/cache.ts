@@ -6,6 +6,7 @@ import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { openCacheDb } from '../storage/sqliteChecked.ts';
 import { migrateChecksums, nowStamp, rowChecksum, rowVerifies, type StoredRow } from '../storage/rowChecksum.ts';
 import { writeParquet } from '../storage/parquet.ts';
+import { callsHarnessVersion } from './callsBuild.ts';
 
 export interface CachedRun {
   outcomes: string[];
@@ -31,7 +32,10 @@ export function execContentKey(runnerVersion: string, code: string, suite: TestS
   const canonicalSuite =
     suite.kind === 'asserts'
       ? JSON.stringify(['asserts', suite.tests, suite.setup ?? null])
-      : JSON.stringify(['check', suite.program, suite.entry_point]);
+      : suite.kind === 'check'
+        ? JSON.stringify(['check', suite.program, suite.entry_point])
+        : // The harness in the child (not a .py file, so not in runnerVersion) decides what comes back.
+          JSON.stringify(['calls', suite.language, suite.entry_point, suite.calls, callsHarnessVersion()]);
   return digest([runnerVersion, code, canonicalSuite]);
 }
 

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { projectRoot } from '../paths.ts';
 import { pythonExecutable } from '../python/interpreter.ts';
 import { ForkServer, ForkServerDied, ForkServerRefused, RequestTooLarge, type WireRequest } from './forkServer.ts';
+import { CallsSuite } from '../../schemas/exec.ts';
+import { prepareCalls } from './callsBuild.ts';
 import type { SandboxLayers } from './types.ts';
 
 export const RUNNER_DIR = join(projectRoot(), 'infra', 'runner');
@@ -51,8 +53,20 @@ export class SandboxPool {
   }
 
   async run(code: string, suite: unknown, nTests: number, timeoutS: number): Promise<RawRun> {
-    const slot = await this.acquire();
     const failed = (why: string): RawRun => ({ outcomes: new Array(nTests).fill('ERROR: SandboxDied'), wall_ms: 0, cpu_ms: 0, infraError: why, layers: {} });
+    // A calls suite's TypeScript is transpiled and its Go compiled here, on the machine that runs it (callsBuild.ts).
+    const calls = CallsSuite.safeParse(suite);
+    if (calls.success) {
+      let prepared;
+      try {
+        prepared = await prepareCalls(code, calls.data);
+      } catch (err) {
+        return failed((err as Error).message.split('\n')[0]);
+      }
+      if ('outcome' in prepared) return { outcomes: new Array(nTests).fill(prepared.outcome), judged: new Array(nTests).fill('parent'), wall_ms: 0, cpu_ms: 0, layers: {} };
+      code = prepared.code;
+    }
+    const slot = await this.acquire();
     try {
       let server: ForkServer;
       try {

@@ -1,4 +1,4 @@
-import type { Task } from '../../schemas/task.ts';
+import { taskLanguage, type Task } from '../../schemas/task.ts';
 import { suiteSources, type ExecResult } from '../../schemas/exec.ts';
 import { distinctSubsetsApply, type GateProfile } from '../../core/gate/profiles.ts';
 import {
@@ -6,6 +6,7 @@ import {
   type CodeFactsLike, type GateIssue, type StageName, type TestFactLike,
 } from '../../core/gate/rules.ts';
 import { astFacts, suiteFacts } from '../python/astFacts.ts';
+import { callsTestFacts, treeCodeFacts } from '../languages/codeFacts.ts';
 import type { Oracle } from '../exec/types.ts';
 import { faultStrict } from '../exec/faultStrict.ts';
 
@@ -82,7 +83,9 @@ export async function runGate(
   let multiStatement = 0;
   let facts: Awaited<ReturnType<typeof astFacts>> = new Map();
   await stage('ast_semantics', async (idx) => {
-    const reqs = idx.flatMap((i) => {
+    // Python through its own `ast`; JavaScript, TypeScript and Go on their tree-sitter trees (codeFacts.ts).
+    const py = idx.filter((i) => items[i].task.tests.kind !== 'calls');
+    const reqs = py.flatMap((i) => {
       const t = items[i].task;
       return [
         { id: `${i}:c`, kind: 'code' as const, code: t.canonical },
@@ -90,8 +93,19 @@ export async function runGate(
       ];
     });
     // The same question the build's pre-check asks (suiteFacts), so the two agree on what calls the function.
-    const [codeFacts, testFactsOf] = await Promise.all([astFacts(reqs), suiteFacts(idx.map((i) => ({ suite: items[i].task.tests, target: items[i].task.function_name })))]);
+    const [codeFacts, pyTestFacts] = await Promise.all([astFacts(reqs), suiteFacts(py.map((i) => ({ suite: items[i].task.tests, target: items[i].task.function_name })))]);
     facts = codeFacts;
+    const testFactsOf = idx.map((i) => {
+      const suite = items[i].task.tests;
+      return suite.kind === 'calls' ? callsTestFacts(suite) : pyTestFacts[py.indexOf(i)];
+    });
+    for (const i of idx) {
+      const t = items[i].task;
+      if (t.tests.kind !== 'calls') continue;
+      const lang = t.tests.language;
+      facts.set(`${i}:c`, await treeCodeFacts(lang, t.canonical));
+      for (const [j, d] of t.distractors.entries()) facts.set(`${i}:d${j}`, await treeCodeFacts(lang, d.code));
+    }
     const get = (id: string) => facts.get(id) as CodeFactsLike;
     const out = new Map<number, GateIssue[]>();
     for (const [k, i] of idx.entries()) {
@@ -158,7 +172,8 @@ export async function runGate(
     const codes = [['canonical', t.canonical, `${i}:c`], ...t.distractors.map((d, j) => [`distractors[${j}]`, d.code, `${i}:d${j}`])] as const;
     for (const [which, code, key] of codes) {
       for (const fn of (facts.get(key) as CodeFactsLike | undefined)?.top_level_functions ?? []) {
-        for (const to of byName.get(fn) ?? []) if (to !== i) candidates.push({ from: i, which, code, to });
+        // Code is run against another query's tests only in its own language (a Go snippet is no JavaScript).
+        for (const to of byName.get(fn) ?? []) if (to !== i && taskLanguage(items[to].task) === taskLanguage(t)) candidates.push({ from: i, which, code, to });
       }
     }
   }

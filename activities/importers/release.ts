@@ -61,9 +61,12 @@ export function importRelease(queriesFile: string, corpusFile: string): ImportRe
     const task = Task.safeParse({
       task_id, query: r.query, function_name: r.function_name, ...(r.domain ? { domain: r.domain } : {}),
       canonical: canonical.code,
-      tests: r.test_program
-        ? { kind: 'check', program: r.test_program, entry_point: r.entry_point ?? r.function_name }
-        : { kind: 'asserts', tests: r.tests, ...(r.test_setup_code ? { setup: r.test_setup_code } : {}) },
+      ...(r.language ? { language: r.language } : {}),
+      tests: r.test_calls
+        ? { kind: 'calls', calls: r.test_calls }
+        : r.test_program
+          ? { kind: 'check', program: r.test_program, entry_point: r.entry_point ?? r.function_name }
+          : { kind: 'asserts', tests: r.tests, ...(r.test_setup_code ? { setup: r.test_setup_code } : {}) },
       distractors,
       ...(sourceParts ? { source: { dataset: sourceParts[0], ...(sourceParts.length > 1 ? { ref: sourceParts.slice(1).join(':') } : {}) } } : {}),
       ...(Object.keys(metadata).length ? { metadata } : {}),

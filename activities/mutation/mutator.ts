@@ -6,6 +6,11 @@ import Database from 'better-sqlite3';
 import { projectRoot, stateDir } from '../paths.ts';
 import { runJsonLines } from '../python/jsonLines.ts';
 import type { MutationCandidate } from '../../core/mutation/types.ts';
+import type { Language } from '../../schemas/task.ts';
+import type { CallsLanguage } from '../../schemas/exec.ts';
+import { parserForGrammar } from '../languages/grammar.ts';
+import { PYTHON_DEFINITIONS, unreachableSpans } from '../languages/reachable.ts';
+import { enumerateTreeMutants } from './treeMutator.ts';
 
 export const MUTATE_SCRIPT = join(projectRoot(), 'infra', 'python', 'mutate.py');
 
@@ -13,6 +18,8 @@ export interface MutateRequest {
   id: string;
   code: string;
   function_name: string;
+  /** Absent: python (infra/python/mutate.py); otherwise the tree-sitter mutator (treeMutator.ts). */
+  language?: Language;
 }
 export type MutateResponse =
   | { id: string; ok: true; candidates: MutationCandidate[]; rejected_splices: number }
@@ -83,8 +90,37 @@ export interface MutatorOptions {
   workers?: number;
 }
 
-/** Enumerates every candidate mutant for each request (in the request order). */
+/**
+ * Enumerates every candidate mutant for each request (in the request order): Python through mutate.py, the
+ * other languages on their tree-sitter tree. In every language a candidate edits only code the entry function
+ * can reach (activities/languages/reachable.ts).
+ */
 export async function enumerateMutants(reqs: readonly MutateRequest[], opts: MutatorOptions = {}): Promise<MutateResponse[]> {
+  const tree = reqs.flatMap((r, i) => (r.language && r.language !== 'python' ? [i] : []));
+  const py = reqs.flatMap((r, i) => (r.language && r.language !== 'python' ? [] : [i]));
+  const [fromTree, fromPy] = await Promise.all([
+    enumerateTreeMutants(tree.map((i) => ({ ...reqs[i], language: reqs[i].language as CallsLanguage }))),
+    enumeratePython(py.map((i) => reqs[i]), opts).then((rs) => Promise.all(rs.map((r, k) => reachableOnly(r, reqs[py[k]])))),
+  ]);
+  const out: MutateResponse[] = new Array(reqs.length);
+  tree.forEach((i, k) => (out[i] = fromTree[k]));
+  py.forEach((i, k) => (out[i] = fromPy[k]));
+  return out;
+}
+
+/** Drops Python candidates that edit a top-level function or class the entry function never reaches. */
+async function reachableOnly(res: MutateResponse, req: MutateRequest): Promise<MutateResponse> {
+  if (!res.ok || !res.candidates.length) return res;
+  const tree = (await parserForGrammar('python')).parse(req.code);
+  if (!tree) return res;
+  const dead = unreachableSpans(tree.rootNode, req.function_name, PYTHON_DEFINITIONS);
+  tree.delete();
+  if (!dead.length) return res;
+  const bytes = dead.map(([s, e]) => [Buffer.byteLength(req.code.slice(0, s)), Buffer.byteLength(req.code.slice(0, e))]);
+  return { ...res, candidates: res.candidates.filter((c) => !bytes.some(([s, e]) => c.start >= s && c.end <= e)) };
+}
+
+async function enumeratePython(reqs: readonly MutateRequest[], opts: MutatorOptions): Promise<MutateResponse[]> {
   const cachePath = opts.cachePath === undefined ? join(stateDir(), 'mutation-cache.sqlite') : opts.cachePath;
   if (cachePath) mkdirSync(join(cachePath, '..'), { recursive: true });
   const cache = cachePath ? new MutationCache(cachePath) : null;
@@ -97,7 +133,7 @@ export async function enumerateMutants(reqs: readonly MutateRequest[], opts: Mut
       if (hit) out[i] = { ...(JSON.parse(hit) as MutateResponse), id: r.id };
       else missing.push(i);
     });
-    const fresh = await runScript<MutateResponse>(missing.map((i) => ({ op: 'mutate', ...reqs[i] })), opts.workers ?? cpus().length);
+    const fresh = await runScript<MutateResponse>(missing.map((i) => ({ op: 'mutate', id: reqs[i].id, code: reqs[i].code, function_name: reqs[i].function_name })), opts.workers ?? cpus().length);
     missing.forEach((i, k) => (out[i] = fresh[k]));
     // Only successful enumerations are cached: an error may come from a transient cause (e.g. memory).
     cache?.putMany(missing.filter((i) => out[i]!.ok).map((i) => [keys[i], JSON.stringify(out[i])]));

@@ -92,7 +92,7 @@ export async function mutateAndVerify(jobs: readonly MutationJob[], anyOracle: O
 
   say(`enumerating candidates and running ${jobs.length} canonicals`);
   const timings: VerifyTimings = { enumerate_s: 0, canonicals_s: 0, verification_s: 0 };
-  const enumerating = enumerateMutants(jobs.map((j, i) => ({ id: String(i), code: j.canonical, function_name: j.function_name })), opts.mutator)
+  const enumerating = enumerateMutants(jobs.map((j, i) => ({ id: String(i), code: j.canonical, function_name: j.function_name, ...(j.suite.kind === 'calls' ? { language: j.suite.language } : {}) })), opts.mutator)
     .finally(() => (timings.enumerate_s = since()));
   let canonicalsDone = 0;
   let verifiedCount = 0;

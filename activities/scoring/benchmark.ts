@@ -68,8 +68,8 @@ export function loadBenchmark(dir: string): LoadedBenchmark {
       return i >= 0;
     };
     if (missing(value.correct_corpus_ids, 'correct_corpus_ids') || missing(value.distractor_corpus_ids, 'distractor_corpus_ids')) continue;
-    if (!value.test_program && value.tests.length === 0) {
-      bad('tests', 'no tests and no test_program: the query cannot be scored by execution');
+    if (!value.test_program && value.tests.length === 0 && !value.test_calls?.length) {
+      bad('tests', 'no tests, test_program or test_calls: the query cannot be scored by execution');
       continue;
     }
     if (value.test_program && !value.entry_point) {
@@ -93,6 +93,7 @@ export function restrictQueries(bench: LoadedBenchmark, queryIds: readonly strin
 
 /** The oracle's suite for a release-format query. */
 export function suiteOf(q: QueryRecord): TestSuite {
+  if (q.test_calls) return { kind: 'calls', language: q.language ?? 'javascript', entry_point: q.function_name, calls: q.test_calls };
   if (q.test_program) return { kind: 'check', program: q.test_program, entry_point: q.entry_point! };
   return q.test_setup_code ? { kind: 'asserts', tests: q.tests, setup: q.test_setup_code } : { kind: 'asserts', tests: q.tests };
 }

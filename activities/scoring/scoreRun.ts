@@ -122,6 +122,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
         corpusIds,
         bugTypeOf: (c) => bench.corpus[c].bug_type,
         domain: query.domain,
+        ...(query.language ? { language: query.language } : {}),
         relevant: new Set(query.correct_corpus_ids),
         verdict: (c) => {
           const res = exec.results.get(pairKey(q, c));

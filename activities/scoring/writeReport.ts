@@ -126,6 +126,7 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
     definitions: definitionsByName(),
     bug_types: stats.bug_types,
     domains: stats.domains,
+    ...(stats.languages ? { languages: stats.languages } : {}),
     estimates: stats.estimates,
     density,
     resolution,

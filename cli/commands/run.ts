@@ -6,7 +6,7 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
-import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun } from '../options.ts';
+import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun, sourceForLanguage } from '../options.ts';
 
 /**
  * The main job end to end, as one durable workflow (workflows/runPipeline.ts): build a benchmark (mechanical
@@ -66,7 +66,8 @@ export function registerRun(program: Command): void {
     .command('run')
     .description('Build → embed → score → report in one go (each step is also its own subcommand)')
     .argument('[config]', 'a run configuration file (YAML, every field documented in data/run.example.yaml); flags override it')
-    .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`);
+    .option('--source <source>', `mbpp | curated | tasks .jsonl | release directory (default: ${DEFAULTS.source})`)
+    .option('--language <ids>', 'with --source curated: the curated set of each language (python, javascript, typescript, go; comma-separated for a mixed run, reported per language and pooled)');
   addRunOption(cmd, `run id: outputs in runs/<id>/ (default: ${DEFAULTS.id})`)
     .option('--configs <ids>', 'embedding configurations (default: every one that can run here); BM25 is always scored')
     .option('--config-file <file...>', 'extra embedding-registry files (your own configurations), merged after ours')
@@ -105,6 +106,7 @@ export function registerRun(program: Command): void {
         }
       }
       const opts = settingsOf(cmd, file);
+      opts.source = await sourceForLanguage(opts.source, cmd.opts<{ language?: string }>().language);
       // Every name is checked before the pipeline starts (a bad one used to surface after the whole build).
       await checkConfigIds(opts.configs, opts.configFiles);
       await checkProfile(opts.profile);

@@ -42,10 +42,10 @@ export function schemaStage(task: Task, profile: GateProfile): GateIssue[] {
     const want = profile.distractors.min === profile.distractors.max ? `exactly ${profile.distractors.min}` : `${profile.distractors.min}–${profile.distractors.max}`;
     out.push(issue('schema', 'DISTRACTOR_COUNT', `${nd} distractors, profile "${profile.name}" wants ${want}`, 'distractors'));
   }
-  if (task.tests.kind === 'asserts') {
-    const nt = task.tests.tests.length;
+  if (task.tests.kind !== 'check') {
+    const nt = task.tests.kind === 'asserts' ? task.tests.tests.length : task.tests.calls.length;
     if (nt < profile.tests.min || nt > profile.tests.max) {
-      out.push(issue('schema', 'TEST_COUNT', `${nt} tests, profile "${profile.name}" wants ${profile.tests.min}–${profile.tests.max}`, 'tests.tests'));
+      out.push(issue('schema', 'TEST_COUNT', `${nt} tests, profile "${profile.name}" wants ${profile.tests.min}–${profile.tests.max}`, task.tests.kind === 'asserts' ? 'tests.tests' : 'tests.calls'));
     }
   }
   if (profile.restrictBugTypes) {

@@ -13,6 +13,8 @@ export interface ScoreContext {
   corpusIds: readonly string[];
   bugTypeOf: (corpusIndex: number) => string | null;
   domain: string | null;
+  /** The query's language when it is not Python (absent: python, so Python scores keep their bytes). */
+  language?: string;
   relevant: ReadonlySet<string>;
   /**
    * Oracle verdict of corpus item `corpusIndex` against THIS query's tests: every top-10 item has one, and so
@@ -57,7 +59,7 @@ export function scoreQuery(r: QueryRanking, ctx: ScoreContext): ScoredQuery {
     top1_corpus_id: hits[0]?.corpus_id ?? '',
     top1_passed: hits[0]?.passed ?? false,
   });
-  return { query_id: r.query_id, domain: ctx.domain, metrics, deception, hits, own, ties };
+  return { query_id: r.query_id, domain: ctx.domain, metrics, deception, hits, own, ties, ...(ctx.language ? { language: ctx.language } : {}) };
 }
 
 /**

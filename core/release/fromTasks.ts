@@ -39,10 +39,13 @@ export function releaseFromTasks(items: readonly ReleaseItem[]): { queries: Quer
       distractor_corpus_ids: dIds,
       source,
       metadata,
+      // Last, and only for other languages: a Python release keeps its bytes.
+      ...(t.tests.kind === 'calls' ? { language: t.tests.language, test_calls: t.tests.calls } : {}),
     });
+    const lang = t.tests.kind === 'calls' ? { language: t.tests.language } : {};
     corpus.push({
       corpus_id: canonicalId, query_id: qid, function_name: t.function_name, code: t.canonical,
-      is_canonical: true, bug_type: null, bug_description: null, metadata: {},
+      is_canonical: true, bug_type: null, bug_description: null, metadata: {}, ...lang,
     });
     t.distractors.forEach((d, j) => {
       corpus.push({
@@ -53,6 +56,7 @@ export function releaseFromTasks(items: readonly ReleaseItem[]): { queries: Quer
           ...(d.span ? { span: d.span } : {}),
           ...(d.failing_tests ? { failing_tests: d.failing_tests } : {}),
         },
+        ...lang,
       });
     });
   });

@@ -5,7 +5,7 @@ import { TIE_NOTE } from './markdown.ts';
 import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.ts';
 import { GLOSSARY } from './glossary.ts';
 import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
-import type { StatisticsResult } from './statistics.ts';
+import { LANGUAGE_METRICS, type StatisticsResult } from './statistics.ts';
 import { barsWithCi, cellMatrix, heatColor, heatLegend, stackedShares } from './svg.ts';
 import { analysesHtml, type Analyses } from './analysesHtml.ts';
 
@@ -142,6 +142,7 @@ tests as executed by the oracle. ${input.failed.length ? `Failed configurations:
 <h2>Deception by bug type</h2><p class="note">bug_outscore: share of each bug type's distractors that score strictly above their own canonical.</p><div class="scroll">${heat}</div>${heatLegend('bug', 'share of distractors; second line: the ' + pct + '% interval')}
 <p class="note">bug_tie: share with exactly their canonical's score (ordered by the hash tie-break).</p><div class="scroll">${tieHeat}</div>${heatLegend('tie', 'share of distractors; second line: the ' + pct + '% interval')}
 <h2>Deception by domain</h2><p class="note">Share of queries where an own distractor scores strictly above the canonical.</p><div class="scroll">${domainHeat}</div>${heatLegend('domain', 'share of queries; second line: the ' + pct + '% interval')}
+${languageBlock(s, order)}
 <h2>Pairwise significance</h2><p class="note">Row − column. Binary exec@k: exact McNemar on discordant queries, Holm-adjusted across all pairs;
 * = significant at ${s.settings.alpha}; green: row better, red: column better. Hover a cell for b, c and p.</p>
 <h3>exec@1</h3><div class="scroll">${pairwiseMatrix(s, 'exec@1')}</div>
@@ -239,4 +240,16 @@ score exactly equals a neighbour's: their order is the hash tie-break.</p>
 </script>
 </body></html>
 `;
+}
+
+/** Which language each number is about: absent for a Python-only benchmark; with several, each language's block
+ * (its queries only, with intervals) beside the pooled value (markdown.ts prints the same tables). */
+function languageBlock(s: StatisticsResult, order: readonly string[]): string {
+  if (!s.languages) return '';
+  const names = escapeHtml(s.languages.join(', '));
+  if (s.languages.length === 1) return `<p class="note">Language: ${names} (every query).</p>`;
+  const cols = [...s.languages, 'pooled'];
+  const table = (m: string) => `<table class="t"><tr><th>config</th>${cols.map((l) => `<th>${escapeHtml(l)}</th>`).join('')}</tr>${order
+    .map((c) => `<tr><td>${escapeHtml(c)}</td>${cols.map((l) => `<td>${escapeHtml(fmtCi(s.estimates[c][l === 'pooled' ? m : `lang:${l}:${m}`]))}</td>`).join('')}</tr>`).join('')}</table>`;
+  return `<h2>By language</h2><p class="note">Languages: ${names}. Each metric over one language's queries (with its interval); "pooled" is every query, as in the headline.</p>${LANGUAGE_METRICS.map((m) => `<h3>${escapeHtml(m)}</h3><div class="scroll">${table(m)}</div>`).join('')}`;
 }

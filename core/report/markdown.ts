@@ -1,6 +1,6 @@
 import { HASH_ORDER_METRICS, TIE_AWARE_METRICS } from '../metrics/per_query.ts';
 import { PRNG_NAME } from '../stats/prng.ts';
-import type { StatisticsResult } from './statistics.ts';
+import { LANGUAGE_METRICS, type StatisticsResult } from './statistics.ts';
 import { digitsFor, fmt, fmtCi, fmtP, mdTable } from './format.ts';
 import { GLOSSARY } from './glossary.ts';
 import { HEADLINE, headlineNote, headlineRows, sortedConfigs } from './headline.ts';
@@ -48,6 +48,11 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
       `intervals, ${s.settings.replicates} replicates, seed ${s.settings.seed} (${PRNG_NAME}). exec@k and execp@k are ` +
       'measured by executing each top-10 snippet against the query\'s tests; nDCG uses the canonical ids. Every column is defined in the glossary at the end.',
   );
+  if (s.languages) {
+    // Which language each number is about: the tables below pool every query; "By language" splits them.
+    const names = s.languages.join(', ');
+    out.push('', s.languages.length === 1 ? `Language: ${names} (every query).` : `Languages: ${names}. The tables pool every query; "By language" gives each language's block.`);
+  }
   if (ctx.failed.length) out.push('', `Configurations that failed: ${ctx.failed.map((f) => `\`${f.config_id}\` (${f.error})`).join('; ')}.`);
   if (ctx.rejections) out.push('', `${ctx.rejections} benchmark records were rejected (see scoring/manifest.json).`);
   out.push('', '## Headline', '');
@@ -71,6 +76,14 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
   out.push(mdTable(['config', ...s.bug_types], order.map((c) => [c, ...s.bug_types.map((b) => fmtCi(e[c][`bug_tie:${b}`]))])));
   out.push('', '## Deception by domain', '', 'Share of queries where an own distractor scores strictly above the canonical.', '');
   out.push(mdTable(['config', ...s.domains], order.map((c) => [c, ...s.domains.map((d) => fmtCi(e[c][`domain_deception:${d}`]))])));
+  if (s.languages && s.languages.length > 1) {
+    out.push('', '## By language', '', 'Each metric over one language\'s queries (with its interval); "pooled" is every query, as in the headline.');
+    const cols = [...s.languages, 'pooled'];
+    for (const m of LANGUAGE_METRICS) {
+      out.push('', `### ${m}`, '');
+      out.push(mdTable(['config', ...cols], order.map((c) => [c, ...cols.map((l) => fmtCi(e[c][l === 'pooled' ? m : `lang:${l}:${m}`]))])));
+    }
+  }
   out.push('', '## Significance', '');
   out.push(
     'Binary exec@k (hash order): exact McNemar test on discordant queries (b: A passes, B fails; c: the reverse), Holm-adjusted ' +

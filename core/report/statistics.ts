@@ -17,7 +17,10 @@ import type { ConfigScores } from './types.ts';
  *   bug_outscore:<bug_type>  share of that bug type's distractors that score strictly above their canonical
  *   bug_tie:<bug_type>       share of that bug type's distractors that score exactly their canonical's score
  *   domain_deception:<d>     deception_rate restricted to one domain
+ *   lang:<l>:<m>             for a benchmark with a non-Python language: LANGUAGE_METRICS restricted to language l
+ *                            (absent for Python-only benchmarks, whose results keep their bytes)
  */
+export const LANGUAGE_METRICS = ['exec@1', 'exec@10', 'ndcg@10', 'deception_rate'] as const;
 export const UNKNOWN_DOMAIN = 'unknown';
 /**
  * Compared pairwise (paired bootstrap for all, McNemar for the binary ones). Hash-order values only: McNemar
@@ -36,6 +39,8 @@ export interface StatisticsResult {
   configs: string[];
   bug_types: string[];
   domains: string[];
+  /** Languages of the queries, sorted; absent when every query is Python. */
+  languages?: string[];
   /** estimates[config][stat name]. */
   estimates: Record<string, Record<string, StatEstimate>>;
   pairwise: PairwiseRow[];
@@ -50,6 +55,7 @@ export interface StatSpecs {
   binary: Map<string, Float64Array>;
   bugTypes: string[];
   domains: string[];
+  languages?: string[];
 }
 
 export const statKey = (config: string, stat: string) => `${config}\u0000${stat}`;
@@ -66,6 +72,8 @@ export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
   }
   const domainOf = ref.map((q) => q.domain ?? UNKNOWN_DOMAIN);
   const domains = [...new Set(domainOf)].sort();
+  const languageOf = ref.map((q) => q.language ?? 'python');
+  const languages = languageOf.some((l) => l !== 'python') ? [...new Set(languageOf)].sort() : undefined;
   const seenBugs = new Set<string>();
   for (const q of ref) for (const b of Object.keys(q.deception.by_bug_type)) seenBugs.add(b);
   // Known bug types first in the paper's order, then any imported label alphabetically.
@@ -83,6 +91,8 @@ export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
   const bugTotal = new Map(bugTypes.map((b) => [b, vec((i) => ref[i].deception.by_bug_type[b]?.total ?? 0)]));
   const inDomain = new Map(domains.map((d) => [d, vec((i) => (domainOf[i] === d ? 1 : 0))]));
   const distractorInDomain = new Map(domains.map((d) => [d, vec((i) => (domainOf[i] === d ? hasDistractor[i] : 0))]));
+  const inLanguage = new Map((languages ?? []).map((l) => [l, vec((i) => (languageOf[i] === l ? 1 : 0))]));
+  const distractorInLanguage = new Map((languages ?? []).map((l) => [l, vec((i) => (languageOf[i] === l ? hasDistractor[i] : 0))]));
 
   const key = statKey;
   const stats: RatioStat[] = [];
@@ -112,9 +122,17 @@ export function buildStatSpecs(configs: readonly ConfigScores[]): StatSpecs {
       const ind = inDomain.get(d)!;
       stats.push({ key: key(c.config_id, `domain_deception:${d}`), num: cvec((i) => deceived[i] * ind[i]), den: distractorInDomain.get(d)! });
     }
+    // Each language's block: the same means over its own queries (the pooled ones are the plain names above).
+    for (const l of languages ?? []) {
+      const ind = inLanguage.get(l)!;
+      for (const m of LANGUAGE_METRICS) {
+        if (m === 'deception_rate') stats.push({ key: key(c.config_id, `lang:${l}:${m}`), num: cvec((i) => deceived[i] * ind[i]), den: distractorInLanguage.get(l)! });
+        else stats.push({ key: key(c.config_id, `lang:${l}:${m}`), num: cvec((i) => qs[i].metrics[m] * ind[i]), den: ind });
+      }
+    }
   }
 
-  return { n, stats, binary, bugTypes, domains };
+  return { n, stats, binary, bugTypes, domains, ...(languages ? { languages } : {}) };
 }
 
 /** `phases`, when given, receives the milliseconds spent in each stage (for bench/stats.ts). */
@@ -129,7 +147,7 @@ export function computeStatistics(
     phases?.(name, now - t);
     t = now;
   };
-  const { n, stats, binary, bugTypes, domains } = buildStatSpecs(configs);
+  const { n, stats, binary, bugTypes, domains, languages } = buildStatSpecs(configs);
   lap('columns');
   const key = statKey;
   const { estimates, replicates } = estimateAll(n, stats, settings);
@@ -151,5 +169,5 @@ export function computeStatistics(
     binary: (c, m) => binary.get(key(c, m))!,
   }, settings.alpha);
   lap('pairwise');
-  return { settings, n_queries: n, configs: configIds, bug_types: bugTypes, domains, estimates: byConfig, pairwise, stable };
+  return { settings, n_queries: n, configs: configIds, bug_types: bugTypes, domains, ...(languages ? { languages } : {}), estimates: byConfig, pairwise, stable };
 }

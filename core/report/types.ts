@@ -5,6 +5,8 @@ import type { DeceptionRecord } from '../deception/per_query.ts';
 export interface QueryScore {
   query_id: string;
   domain: string | null;
+  /** Absent: python. */
+  language?: string;
   metrics: Record<MetricName, number>;
   deception: DeceptionRecord;
 }

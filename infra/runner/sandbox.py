@@ -72,6 +72,7 @@ import re  # noqa: E402
 import signal  # noqa: E402
 import tempfile  # noqa: E402
 
+import sandbox_calls  # noqa: E402
 import sandbox_child as child  # noqa: E402
 import sandbox_kernel as kernel  # noqa: E402
 import sandbox_plan  # noqa: E402
@@ -106,6 +107,11 @@ def make_plan(req):
         setup_funcs = sandbox_plan.setup_functions(setup)
         judges = [sandbox_plan.plan_test(t, shadowed, setup_funcs) for t in suite["tests"]]
         tests = suite["tests"]
+    elif suite.get("kind") == "calls":  # JavaScript, TypeScript, Go: tests as data (sandbox_calls)
+        try:
+            return sandbox_calls.make_plan(code, suite, timeout_s, memory_mb)
+        except sandbox_calls.BadCalls as exc:
+            raise BadRequest(str(exc)) from None
     elif suite.get("kind") == "check" and isinstance(suite.get("program"), str) and isinstance(suite.get("entry_point"), str):
         judges, tests, setup, entry = [None], [suite["program"]], None, suite["entry_point"]
     else:
@@ -136,7 +142,9 @@ def judge_report(judges, items):
     failure (the zygote refuses `pass` there), so it stays parent-judged."""
     outcomes, judged = [], []
     for j, item in zip(judges, items):
-        if j is not None and "v" in item:
+        if j is not None and "call" in j:
+            outcomes.append(sandbox_calls.judge(j, item))
+        elif j is not None and "v" in item:
             try:
                 vals = [values.decode(v) for v in item["v"]]
             except Exception:  # a hostile child can send any JSON: a malformed value is its own failure

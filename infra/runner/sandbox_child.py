@@ -171,7 +171,7 @@ def cpu_hard_limit(timeout_s):
     return int(timeout_s) + 2
 
 
-def set_limits(timeout_s, memory_mb):
+def set_limits(timeout_s, memory_mb, nproc=1):
     cpu = cpu_hard_limit(timeout_s) - 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = memory_mb * 1024 * 1024
@@ -180,7 +180,8 @@ def set_limits(timeout_s, memory_mb):
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # Counts every process of this uid (one per fork server): 1 means this child may not fork or start threads.
-    resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+    # (A calls suite's runner, Node or Go, needs threads: sandbox_calls raises it and refuses new processes.)
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
 def isolate(plan, env, result_fd):
@@ -225,7 +226,7 @@ def isolate(plan, env, result_fd):
     # After the uid change (which clears it): die with the zygote, never outlive it.
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     clock.mark("uid_caps")
-    set_limits(plan["timeout_s"], plan.get("memory_mb", 1024))
+    set_limits(plan["timeout_s"], plan.get("memory_mb", 1024), plan.get("nproc", 1))
     clock.mark("rlimits")
     ruleset_fd = -1
     if env["landlock_paths"] is not None:

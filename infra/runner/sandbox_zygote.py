@@ -13,6 +13,7 @@ import stat
 import tempfile
 import time
 
+import sandbox_calls
 import sandbox_child as child
 import sandbox_kernel as kernel
 import sandbox_values as values
@@ -290,7 +291,8 @@ def run_forked(plan, env):
     pid = os.fork()
     if pid == 0:
         os.close(r)
-        child.run_plan(plan, {**env, "scratch": scratch}, w)  # never returns
+        runner = sandbox_calls.run_child if plan.get("runner") == "calls" else child.run_plan
+        runner(plan, {**env, "scratch": scratch}, w)  # never returns
     os.close(w)
     timed_out = killed_by_us = False
     status = usage = None

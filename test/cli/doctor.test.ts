@@ -31,6 +31,10 @@ test('doctor: a damaged cache fails with its repair command; keys are reported s
     assert.equal(by('python').status, 'ok');
     assert.equal(by('binary').status, 'ok');
     assert.equal(by('layers').area, 'sandbox');
+    // The other languages' runners: node where the sandbox's view shows it, the Go toolchain (present in CI).
+    assert.match(by('node (javascript, typescript)').detail, /^\/usr\/(local\/)?bin\/node: v\d+/);
+    assert.equal(by('go').status, 'ok');
+    assert.match(by('go').detail, /^go version go1\.\d+/);
     assert.equal(by('local-all-minilm-l6-v2').status, 'ok');
     assert.ok(r.npm_start.configs.includes('local-all-minilm-l6-v2') && r.npm_start.configs.includes('bm25'));
     assert.ok(r.npm_start.configs.some((c) => c.startsWith('openai-')), 'a hosted configuration with its key set is runnable');

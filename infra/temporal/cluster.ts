@@ -142,9 +142,14 @@ async function refusedTls(s: ClusterSettings, address: string | null, timeoutMs 
     };
     const timer = setTimeout(() => done(null), timeoutMs);
     session.once('remoteSettings', () => done(null));
-    session.once('error', (e) => done(`TLS: ${firstLine(e)}`));
-    // A refused client certificate reaches Node's HTTP/2 client as a bare close (the alert's words are not surfaced).
-    session.once('close', () => done(`TLS: the server closed the connection before its first HTTP/2 frame: ${o.clientCertPair ? 'it did not accept the client certificate' : 'it may require a client certificate (none is configured)'}`));
+    // A refused client certificate reaches Node's HTTP/2 client as a bare close or, when the server's reset wins the
+    // race with the alert, as ECONNRESET/EPIPE (the alert's words are not surfaced either way): both say the same.
+    const closed = (how: string) => `TLS: the server closed the connection before its first HTTP/2 frame${how}: ${o.clientCertPair ? 'it did not accept the client certificate' : 'it may require a client certificate (none is configured)'}`;
+    let handshaken = false; // 'connect' comes once the TLS handshake is done
+    session.once('connect', () => { handshaken = true; });
+    session.once('error', (e: NodeJS.ErrnoException) =>
+      done(handshaken && (e.code === 'ECONNRESET' || e.code === 'EPIPE') ? closed(` (${e.code})`) : `TLS: ${firstLine(e)}`));
+    session.once('close', () => done(closed('')));
   });
   if (reason) throw new ClusterError(`cannot reach Temporal at ${describeCluster(s, address)}: ${reason}`);
 }

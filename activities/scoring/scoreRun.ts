@@ -17,6 +17,7 @@ import { writeReport, type ReportOptions, type ReportResult } from './writeRepor
 import { countingOracle } from '../exec/countingOracle.ts';
 import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
 import { yieldToLoop } from './yieldToLoop.ts';
+import { StopError } from '../faults.ts';
 
 export interface ScoreOptions extends Partial<ReportOptions> {
   runDir: string;
@@ -100,6 +101,8 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
       ranked.push({ config_id: source.config_id, rankings });
       log(`ranked ${source.config_id}`);
     } catch (err) {
+      // A damaged file of the run (or any fault) stops the step: it must not become one configuration's failure.
+      if (err instanceof StopError) throw err;
       failed.push({ config_id: source.config_id, error: (err as Error).message });
       log(`config ${source.config_id} failed: ${(err as Error).message}`);
     }

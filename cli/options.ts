@@ -3,7 +3,7 @@
  * that every name a command is given (run, configuration, gate profile) exists *before* any work starts, each
  * failing with exit 2 and a line that names the bad name and the nearest valid ones.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
@@ -169,4 +169,26 @@ export function checkInput(path: string, what: string): void {
   const st = statSync(path);
   const empty = st.isDirectory() ? !readdirSync(path).some((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz')) : st.size === 0;
   if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? 'a directory without .jsonl / .jsonl.gz files' : 'an empty file'})`, EXIT_CODES.failed);
+}
+
+/** A bad argument: one line, exit code EXIT_CODES.usage (2; 1 means rejected records). */
+export function usageError(message: string): InvalidArgumentError {
+  const err = new InvalidArgumentError(message);
+  err.exitCode = EXIT_CODES.usage;
+  return err;
+}
+
+/** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
+export const MAX_TIMEOUT_S = 3600;
+
+/**
+ * `--timeout` (validate, score, run): a finite number of seconds in (0, 3600]; anything else is a one-line usage
+ * error before any work (issue 37: `score --timeout -5` ranked everything, then failed 48 s later as a sandbox fault).
+ */
+export function parseTimeout(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_S) {
+    throw usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_S}], got ${JSON.stringify(v)}`);
+  }
+  return n;
 }

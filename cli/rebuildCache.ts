@@ -47,3 +47,14 @@ export function addRebuildCacheFlag(program: Command, log: (line: string) => voi
     });
   }
 }
+
+/**
+ * `run`: every cache that exists is opened with its check (quick_check) before the pipeline starts, so a damaged
+ * one stops the run with one line (DamagedCacheError: file and both fixes, exit 5) before build and embed have run,
+ * not when the score stage first opens it. SQLite is loaded here only (callers import this lazily).
+ */
+export async function checkCachesOnStart(): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  const { openCacheDb } = await import('../activities/storage/sqliteChecked.ts');
+  for (const file of cachePaths()) if (existsSync(file)) openCacheDb(file, { busyTimeoutMs: 10_000 }).close();
+}

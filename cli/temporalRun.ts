@@ -7,7 +7,8 @@ import { ServiceError, WorkflowExecutionAlreadyStartedError, type Client, type W
 import { WorkflowNotFoundError, type Workflow } from '@temporalio/common';
 import { CliError } from './errors.ts';
 import { NativeConnection } from '@temporalio/worker';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { watchRoom } from '../activities/storage/diskRoom.ts';
 import { openTemporal } from '../infra/temporal/connect.ts';
 import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
 import type { ActivityProvider } from '../workers/registry.ts';
@@ -82,6 +83,16 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
   const onSignal = () => void stop().then(() => process.exit(130));
   process.once('SIGINT', onSignal);
+  // The dev server's disk filling up mid-run: one line naming the folder, exit 5, within seconds (diskRoom.ts).
+  const dbFile = session.devServer?.dbFile;
+  const unwatch = dbFile
+    ? watchRoom(dirname(dbFile), (err) => {
+        process.stderr.write(`error: ${err.message}\n`);
+        // Stopping may itself wait on a write the full disk stalls: the exit does not wait for it past a few seconds.
+        setTimeout(() => process.exit(EXIT_CODES.infra), 5_000).unref();
+        void stop().finally(() => process.exit(EXIT_CODES.infra));
+      })
+    : () => {};
   try {
     if (o.worker || o.coordinator) {
       // The SDK's native runtime serves workers only: installed without one (a server that never came up), it
@@ -97,10 +108,12 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
     }
     const result = await body(session.client, queues);
     process.off('SIGINT', onSignal);
+    unwatch();
     await stop();
     return result;
   } catch (err) {
     process.off('SIGINT', onSignal);
+    unwatch();
     // The command's own fault is the line the user sees; a failure while stopping after it would only hide it.
     await stop().catch(() => undefined);
     throw err;

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lowRoom, START_MIN_FREE_BYTES } from '../../activities/storage/diskRoom.ts';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -79,6 +80,9 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? join(stateDir(), DEV_SERVER.dbFileName));
   if (dbFile) {
     mkdirSync(dirname(dbFile), { recursive: true });
+    // A full disk stalls the server's writes instead of failing them: refuse to start it there (diskRoom.ts).
+    const low = lowRoom(dirname(dbFile), START_MIN_FREE_BYTES, 'the Temporal dev server');
+    if (low) throw low;
     await claimDatabase(dbFile, opts.log);
   }
   const chosen = opts.port !== undefined && (!(opts.ui ?? false) || opts.uiPort !== undefined);

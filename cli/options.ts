@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { projectRoot, resolveRunDir } from '../activities/paths.ts';
 import { unknownNameMessage } from './commandTable.js';
@@ -69,9 +69,22 @@ export function existingRunDir(opts: Record<string, unknown>, positional?: strin
   return runDirOf(run);
 }
 
+/** The nearest folder above `file` that looks like a run (holds benchmark/ or embeddings/), or null. */
+function findRunAbove(file: string): string | null {
+  for (let d = dirname(file); dirname(d) !== d; d = dirname(d)) {
+    if (existsSync(join(d, 'benchmark')) || existsSync(join(d, 'embeddings'))) return d;
+  }
+  return null;
+}
+
 /** The directory of run `run` (an id under runs/ or a path): exit 2 naming it and the nearest existing runs when it does not exist. */
 export function runDirOf(run: string): string {
   const dir = resolveRunDir(run);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    // A report or manifest given for the run (issue 37: it was taken as a run folder and "not scored yet").
+    const owner = findRunAbove(dir);
+    throw new CliError(`--run ${run} is a file, not a run directory${owner ? `: did you mean --run ${owner}?` : ' (give runs/<id> or the run\'s folder)'}`, EXIT_CODES.usage);
+  }
   if (!existsSync(dir)) {
     const runs = knownRuns();
     const hint = runs.length ? unknownNameMessage('run', run, runs).replace(/^unknown run '[^']*' /, '') : '(no runs under runs/ yet)';

@@ -83,3 +83,23 @@ describe('checked before any work', () => {
     assert.equal(existsSync(join(state, 'temporal.db')), false, 'no dev server was started');
   });
 });
+
+describe('a file given as the run', () => {
+  test('report.html as --run: exit 2 naming the run it belongs to', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'er-runfile-'));
+    try {
+      const run = join(dir, 'r');
+      mkdirSync(join(run, 'benchmark'), { recursive: true });
+      mkdirSync(join(run, 'report'));
+      const html = join(run, 'report', 'report.html');
+      writeFileSync(html, '<html></html>');
+      for (const cmd of ['score', 'report']) {
+        const r = await cli([cmd, '--run', html], { EXECRETRIEVAL_STATE_DIR: join(dir, 'state') });
+        assert.equal(r.code, 2, r.stderr);
+        oneLine(r.stderr, new RegExp(`--run ${html} is a file, not a run directory: did you mean --run ${run}\\?`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -54,7 +54,7 @@ export interface ScoringManifest {
    */
   tie_break?: { key: string; rule: string };
   /** Set when a partial import limited scoring to the queries it covers: those ids, and the imports that asked. */
-  query_subset?: { query_ids: string[]; by: string[] } | null;
+  query_subset?: { query_ids: string[]; by: string[]; /** The benchmark's queries in all. */ of?: number } | null;
 }
 
 /**
@@ -157,7 +157,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     bootstrap,
     sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
     tie_break: { key: tieKey, rule: tieRuleText(tieKey) },
-    query_subset: subset,
+    query_subset: subset ? { ...subset, of: loaded.queries.length } : subset,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();

@@ -55,6 +55,25 @@ export class DamagedCacheError extends InfraFault {
 }
 
 /**
+ * A file of the run that no longer matches the sha256 recorded when it was written (a flipped byte in a matrix, an
+ * edited benchmark file): reading it on would turn the damage into numbers, so the step stops. `fix` says how to
+ * write it again (from its inputs, where they allow it).
+ */
+export class DamagedRunFileError extends InfraFault {
+  override name = 'DamagedRunFileError';
+  constructor(
+    readonly path: string,
+    detail: string,
+    fix: string,
+  ) {
+    super(`${path}: ${detail}: ${fix}`);
+  }
+}
+
+/** DamagedRunFileError's usual detail: what differs from the hash its writer recorded. */
+export const differsFromHash = (what: string) => `${what} differs from the sha256 recorded when it was written (changed or damaged since)`;
+
+/**
  * The file system is full (or over quota) where a step writes: retrying cannot free space, so the step stops at
  * once with one line (exit 5) instead of retrying for minutes; the rerun continues once space is freed.
  */

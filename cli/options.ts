@@ -3,9 +3,9 @@
  * that every name a command is given (run, configuration, gate profile) exists *before* any work starts, each
  * failing with exit 2 and a line that names the bad name and the nearest valid ones.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
 import { projectRoot, resolveRunDir } from '../activities/paths.ts';
 import { unknownNameMessage } from './commandTable.js';
@@ -69,9 +69,22 @@ export function existingRunDir(opts: Record<string, unknown>, positional?: strin
   return runDirOf(run);
 }
 
+/** The nearest folder above `file` that looks like a run (holds benchmark/ or embeddings/), or null. */
+function findRunAbove(file: string): string | null {
+  for (let d = dirname(file); dirname(d) !== d; d = dirname(d)) {
+    if (existsSync(join(d, 'benchmark')) || existsSync(join(d, 'embeddings'))) return d;
+  }
+  return null;
+}
+
 /** The directory of run `run` (an id under runs/ or a path): exit 2 naming it and the nearest existing runs when it does not exist. */
 export function runDirOf(run: string): string {
   const dir = resolveRunDir(run);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    // A report or manifest given for the run (issue 37: it was taken as a run folder and "not scored yet").
+    const owner = findRunAbove(dir);
+    throw new CliError(`--run ${run} is a file, not a run directory${owner ? `: did you mean --run ${owner}?` : ' (give runs/<id> or the run\'s folder)'}`, EXIT_CODES.usage);
+  }
   if (!existsSync(dir)) {
     const runs = knownRuns();
     const hint = runs.length ? unknownNameMessage('run', run, runs).replace(/^unknown run '[^']*' /, '') : '(no runs under runs/ yet)';
@@ -190,4 +203,26 @@ export async function sourceForLanguage(source: string, language: string | undef
   }
   if (source !== 'curated') throw new CliError(`--language goes with --source curated (the records of ${source} name their own language)`, EXIT_CODES.usage);
   return `curated:${langs.join(',')}`;
+}
+
+/** A bad argument: one line, exit code EXIT_CODES.usage (2; 1 means rejected records). */
+export function usageError(message: string): InvalidArgumentError {
+  const err = new InvalidArgumentError(message);
+  err.exitCode = EXIT_CODES.usage;
+  return err;
+}
+
+/** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
+export const MAX_TIMEOUT_S = 3600;
+
+/**
+ * `--timeout` (validate, score, run): a finite number of seconds in (0, 3600]; anything else is a one-line usage
+ * error before any work (issue 37: `score --timeout -5` ranked everything, then failed 48 s later as a sandbox fault).
+ */
+export function parseTimeout(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_S) {
+    throw usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_S}], got ${JSON.stringify(v)}`);
+  }
+  return n;
 }

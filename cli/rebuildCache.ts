@@ -11,7 +11,7 @@ import { embeddingCachePath, stateDir } from '../activities/paths.ts';
 /** Commands (space-separated path under the program) that get the flag. */
 export const REBUILD_CACHE_COMMANDS = ['score', 'generate benchmark', 'run', 'embed', 'build', 'validate'] as const;
 
-const HELP = 'a cache that fails its check on open (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite) is moved aside as <file>.damaged and rebuilt from scratch (stop other processes using it first)';
+const HELP = 'a cache that fails its check on open (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite, mutation-cache.sqlite) is moved aside as <file>.damaged and rebuilt from scratch (stop other processes using it first)';
 
 function find(program: Command, path: string): Command | undefined {
   let cmd: Command | undefined = program;
@@ -19,8 +19,11 @@ function find(program: Command, path: string): Command | undefined {
   return cmd;
 }
 
-/** The caches a command may open: the execution cache (oracle.ts defaultCachePath, without importing the oracle) and the embedding cache (both honour their env overrides). */
-export const cachePaths = (): string[] => [join(stateDir(), 'exec-cache.sqlite'), embeddingCachePath(process.env)];
+/**
+ * The caches a command may open: the execution cache (oracle.ts defaultCachePath, without importing the oracle), the
+ * embedding cache (both honour their env overrides) and the mutation cache (mutation/cache.ts, likewise not imported).
+ */
+export const cachePaths = (): string[] => [join(stateDir(), 'exec-cache.sqlite'), embeddingCachePath(process.env), join(stateDir(), 'mutation-cache.sqlite')];
 
 /**
  * Caches this process moved aside (`--rebuild-cache`): a workflow left open by an earlier command ran on the old
@@ -43,4 +46,15 @@ export function addRebuildCacheFlag(program: Command, log: (line: string) => voi
       }
     });
   }
+}
+
+/**
+ * `run`: every cache that exists is opened with its check (quick_check) before the pipeline starts, so a damaged
+ * one stops the run with one line (DamagedCacheError: file and both fixes, exit 5) before build and embed have run,
+ * not when the score stage first opens it. SQLite is loaded here only (callers import this lazily).
+ */
+export async function checkCachesOnStart(): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  const { openCacheDb } = await import('../activities/storage/sqliteChecked.ts');
+  for (const file of cachePaths()) if (existsSync(file)) openCacheDb(file, { busyTimeoutMs: 10_000 }).close();
 }

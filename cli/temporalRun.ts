@@ -7,7 +7,8 @@ import { ServiceError, WorkflowExecutionAlreadyStartedError, type Client, type W
 import { WorkflowNotFoundError, type Workflow } from '@temporalio/common';
 import { CliError } from './errors.ts';
 import type { NativeConnection } from '@temporalio/worker';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { watchRoom } from '../activities/storage/diskRoom.ts';
 import { openTemporal } from '../infra/temporal/connect.ts';
 import { connectNative } from '../infra/temporal/cluster.ts';
 import { taskQueues, type TaskQueueKey, type TaskQueues } from '../temporal.config.ts';
@@ -42,11 +43,13 @@ export interface TemporalRunOptions {
  * the run, exit 5, before the SDK's connections start retrying (dozens of gRPC warnings, then a stack trace).
  * The workflow's state is in the server's database: the rerun starts a server on it and the run goes on.
  */
-function exitWhenServerLost(session: Awaited<ReturnType<typeof openTemporal>>, rerun: string): void {
+function exitWhenServerLost(session: Awaited<ReturnType<typeof openTemporal>>, rerun: string, interrupted: () => boolean): void {
   const server = session.devServer;
   if (!server) return;
   void server.exited.then((e) => {
-    if (server.stopping()) return;
+    // Ctrl-C reaches the server too (one process group): its exit then is the interrupt's, not a lost server
+    // (issue 37: Ctrl-C 20 s into `run` exited 5 blaming the dev server).
+    if (server.stopping() || interrupted()) return;
     process.stderr.write(
       `error: the Temporal dev server (pid ${server.pid}) stopped during the run (${e.signal ?? `exit ${e.code}`}); nothing is lost, its database keeps the run: rerun \`${rerun}\` to continue it\n`,
     );
@@ -59,7 +62,8 @@ export const temporalLogFile = (runDir: string): string => join(runDir, 'logs', 
 
 export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Client, queues: TaskQueues) => Promise<R>): Promise<R> {
   const session = await openTemporal({ ui: o.ui });
-  exitWhenServerLost(session, o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`);
+  let interrupted = false;
+  exitWhenServerLost(session, o.rerun ?? `execretrieval ${process.argv.slice(2).join(' ')}`, () => interrupted);
   const queues = taskQueues(o.queuePrefix);
   let native: NativeConnection | undefined;
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
@@ -81,8 +85,24 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
     }
   };
   // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
-  const onSignal = () => void stop().then(() => process.exit(130));
+  const onSignal = () => {
+    interrupted = true;
+    // A client call in flight (the progress query, the result's long poll) retries on a timer and throws once its
+    // channel is closed: after Ctrl-C that is the teardown's noise, not a fault to print with a stack trace.
+    process.on('uncaughtException', () => undefined);
+    void stop().finally(() => process.exit(130));
+  };
   process.once('SIGINT', onSignal);
+  // The dev server's disk filling up mid-run: one line naming the folder, exit 5, within seconds (diskRoom.ts).
+  const dbFile = session.devServer?.dbFile;
+  const unwatch = dbFile
+    ? watchRoom(dirname(dbFile), (err) => {
+        process.stderr.write(`error: ${err.message}\n`);
+        // Stopping may itself wait on a write the full disk stalls: the exit does not wait for it past a few seconds.
+        setTimeout(() => process.exit(EXIT_CODES.infra), 5_000).unref();
+        void stop().finally(() => process.exit(EXIT_CODES.infra));
+      })
+    : () => {};
   try {
     if (o.worker || o.coordinator) {
       // The SDK's native runtime serves workers only: installed without one (a server that never came up), it
@@ -98,10 +118,12 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
     }
     const result = await body(session.client, queues);
     process.off('SIGINT', onSignal);
+    unwatch();
     await stop();
     return result;
   } catch (err) {
     process.off('SIGINT', onSignal);
+    unwatch();
     // The command's own fault is the line the user sees; a failure while stopping after it would only hide it.
     await stop().catch(() => undefined);
     throw err;

@@ -10,7 +10,8 @@ import { buildYieldReport, type YieldReport } from '../../core/mutation/yieldRep
 import { manifestLayers, type Oracle } from '../exec/types.ts';
 import type { GateItem, GateReport } from '../gate/gate.ts';
 import { runnerVersion } from '../exec/pool.ts';
-import { MUTATE_SCRIPT, type MutatorOptions } from '../mutation/mutator.ts';
+import type { MutatorOptions } from '../mutation/mutator.ts';
+import { MUTATE_SCRIPT } from '../mutation/cache.ts';
 import { mutateAndVerify, type MutationOutcome, type VerifyTimings } from '../mutation/verify.ts';
 import { suiteFacts } from '../python/astFacts.ts';
 import { callsTestFacts } from '../languages/codeFacts.ts';

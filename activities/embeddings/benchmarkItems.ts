@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { EmbedItem } from './embedItems.ts';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
+import { assertBenchmarkIntact } from '../benchmark/complete.ts';
 
 export interface BenchmarkItems {
   queries: EmbedItem[];
@@ -43,6 +44,7 @@ export function loadBenchmarkItems(runDir: string): BenchmarkItems {
   const key = [qf, cf].map((f) => { const s = statSync(f); return `${s.size}:${s.mtimeMs}`; }).join('|');
   const hit = memo.get(runDir);
   if (hit && hit.key === key) return hit.value;
+  assertBenchmarkIntact(dir, ['queries.jsonl', 'corpus.jsonl']);
   const problems: string[] = [];
   const queries = readJsonl(qf, QueryRecord, problems).map((q) => ({ id: q.query_id, text: q.query }));
   const corpus = readJsonl(cf, CorpusRecord, problems).map((c) => ({ id: c.corpus_id, text: c.code }));

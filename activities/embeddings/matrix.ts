@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { DamagedRunFileError, differsFromHash } from '../faults.ts';
 import { Field, FixedSizeList, Float32, makeData, Schema, Struct, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray, RecordBatch } from 'apache-arrow';
 import { writeFileAtomic } from '../storage/atomic.ts';
 import { writeParquet } from '../storage/parquet.ts';
@@ -27,17 +29,48 @@ export function matrixTable(m: Matrix, metadata: Record<string, string>): Table 
   return new Table(schema, [new RecordBatch(schema, struct)]);
 }
 
-/** Writes `<base>.arrow` (IPC file) and `<base>.parquet`, each atomically. */
+/** The metadata key that holds matrixDigest: a file carries the hash of its own content. */
+export const MATRIX_DIGEST_KEY = 'content_sha256';
+
+/** sha256 over the ids (each length-prefixed) and the float bytes: what a matrix's readers rank by. */
+export function matrixDigest(m: Matrix): string {
+  const h = createHash('sha256').update(`${m.ids.length}x${m.dims}\n`);
+  for (const id of m.ids) h.update(`${Buffer.byteLength(id)}:`).update(id);
+  return h.update(new Uint8Array(m.data.buffer, m.data.byteOffset, m.data.byteLength)).digest('hex');
+}
+
+/**
+ * Writes `<base>.arrow` (IPC file) and `<base>.parquet`, each atomically, with their content's digest in the
+ * metadata (readMatrix checks it: a flipped byte in a vector must never become a ranking).
+ */
 export function writeMatrix(base: string, m: Matrix, metadata: Record<string, string>): { arrow: string; parquet: string } {
-  const table = matrixTable(m, metadata);
+  const table = matrixTable(m, { ...metadata, [MATRIX_DIGEST_KEY]: matrixDigest(m) });
   writeFileAtomic(`${base}.arrow`, tableToIPC(table, 'file'));
-  writeParquet(`${base}.parquet`, table, metadata);
+  writeParquet(`${base}.parquet`, table, Object.fromEntries(table.schema.metadata));
   return { arrow: `${base}.arrow`, parquet: `${base}.parquet` };
 }
 
-/** Reads an `.arrow` matrix back (ids, row-major floats, schema metadata). */
+/**
+ * Reads an `.arrow` matrix back (ids, row-major floats, schema metadata), checked against the digest it was written
+ * with (files written before the digest have none and are read as they are). A file Arrow cannot read at all, or
+ * whose content differs from its digest, is a DamagedRunFileError.
+ */
 export function readMatrix(path: string): Matrix & { metadata: Record<string, string> } {
-  const table = tableFromIPC(readFileSync(path));
+  const fix = 'write it again: `execretrieval embed` for its configuration re-writes it from the embedding cache (nothing is paid twice); an imported one, import it again';
+  const bytes = readFileSync(path);
+  let m: Matrix & { metadata: Record<string, string> };
+  try {
+    m = decodeMatrix(bytes);
+  } catch (err) {
+    throw new DamagedRunFileError(path, `not readable as an Arrow matrix (${(err as Error).message.split('\n')[0]})`, fix);
+  }
+  const want = m.metadata[MATRIX_DIGEST_KEY];
+  if (want !== undefined && matrixDigest(m) !== want) throw new DamagedRunFileError(path, differsFromHash('its content (ids and vectors)'), fix);
+  return m;
+}
+
+function decodeMatrix(bytes: Uint8Array): Matrix & { metadata: Record<string, string> } {
+  const table = tableFromIPC(bytes);
   const ids = (table.getChild('id')!.toArray() as unknown as string[]).map(String);
   const vecType = table.schema.fields.find((f) => f.name === 'vector')!.type as FixedSizeList;
   const dims = vecType.listSize;
@@ -49,5 +82,6 @@ export function readMatrix(path: string): Matrix & { metadata: Record<string, st
     data.set(vals, offset);
     offset += vals.length;
   }
+  if (offset !== data.length) throw new Error(`${offset} values for ${ids.length} ids × ${dims} dims`);
   return { ids, dims, data, metadata: Object.fromEntries(table.schema.metadata) };
 }

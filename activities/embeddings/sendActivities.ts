@@ -140,10 +140,17 @@ export function createEmbedSendActivities(deps: EmbedSendDeps) {
   };
 }
 
-function failureOf(e: unknown, index: number, latency_ms: number): SendFailure {
+/**
+ * A failed send as the sweep reports it. fetch's own "fetch failed" (the SDKs' connection errors) says neither where
+ * nor why: the cause it carries (`connect ECONNREFUSED 127.0.0.1:1`, a DNS failure, a reset) is added to the message.
+ */
+export function failureOf(e: unknown, index: number, latency_ms: number): SendFailure {
   const info = retryInfo(e);
   const final = e instanceof ProviderUnavailableError || e instanceof ProviderResponseError;
-  return { index, message: e instanceof Error ? e.message : String(e), http_status: info.status, retryable: !final && info.retryable, retry_after_ms: info.retryAfterMs, latency_ms };
+  const cause = e instanceof Error ? (e.cause as { message?: unknown; code?: unknown } | undefined) : undefined;
+  const why = cause && typeof cause.message === 'string' && !(e as Error).message.includes(cause.message) ? ` (${cause.message})` : '';
+  const message = e instanceof Error ? `${e.message}${why}` : String(e);
+  return { index, message, http_status: info.status, retryable: !final && info.retryable, retry_after_ms: info.retryAfterMs, latency_ms };
 }
 
 export type EmbedSendActivities = ReturnType<typeof createEmbedSendActivities>;

@@ -23,6 +23,7 @@ import { runPaths } from '../generation/runFiles.ts';
 import { auditEmbeddingBatches, type EmbeddingTotals } from '../../core/generation/audit.ts';
 import { createEmbedBatchActivities } from '../batch/embedBatch.ts';
 import { closeEmbedBatchStores } from '../batch/embedStore.ts';
+import { StopError } from '../faults.ts';
 
 export interface EmbedActivitiesDeps {
   root: string;
@@ -150,6 +151,7 @@ export function createEmbedCoordinator(deps: EmbedActivitiesDeps) {
       try {
         items = loadBenchmarkItems(runDir);
       } catch (e) {
+        if (e instanceof StopError) throw e; // a damaged benchmark file (DamagedRunFileError): exit 5, not a usage error
         throw ApplicationFailure.create({ type: 'InvalidInputError', message: `${runDir}: no built benchmark (queries.jsonl, corpus.jsonl): ${(e as Error).message}`, nonRetryable: true });
       }
       // Requests a killed sweep of this run left in flight: no answer will come for them (lost, at their bound).

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
 import { checkRun, type RunRow } from '../../core/ranking/imported.ts';
 import { textHash } from '../embeddings/cache.ts';
-import { postJson } from '../embeddings/http.ts';
+import { ConnectionError, HttpStatusError, postJson } from '../embeddings/http.ts';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../embeddings/retry.ts';
 import { ProviderResponseError } from '../embeddings/types.ts';
 import { EXIT_CODES, StopError } from '../faults.ts';
@@ -20,8 +20,15 @@ export interface RetrieveOptions {
   env: Readonly<Record<string, string | undefined>>;
   cache: EndpointCache;
   retry?: RetryPolicy;
+  /** Longest wait for one request's answer (default 60 s). */
+  requestTimeoutMs?: number;
+  /** Longest the whole command waits on the service (default 30 min): then it stops, what was answered cached. */
+  deadlineMs?: number;
   log?: (msg: string) => void;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 
 const usage = (m: string) => new StopError(m, EXIT_CODES.usage);
 
@@ -63,14 +70,39 @@ export async function retrieveRun(opts: RetrieveOptions): Promise<{ dir: string;
   });
   const stats = { requests: 0, cached: answers.size, index_sent: false };
   const retry = opts.retry ?? DEFAULT_RETRY;
-  const onRetry = (what: string) => (ev: { attempt: number; delayMs: number; info: { status: number | null } }) =>
-    opts.log?.(`${e.endpoint_id}: ${what}: ${ev.info.status ?? 'connection error'}, retry ${ev.attempt} in ${Math.round(ev.delayMs)} ms`);
+  let lastFault = '';
+  const onRetry = (what: string) => (ev: { attempt: number; delayMs: number; error: unknown }) => {
+    lastFault = (ev.error as Error).message;
+    opts.log?.(`${e.endpoint_id}: ${what}: ${lastFault}; retry ${ev.attempt} in ${Math.round(ev.delayMs)} ms`);
+  };
+  const requestMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  // One deadline over every request and every wait between retries: a hanging service ends the command, never a loop.
+  // The first fault stops the other lanes too (their requests and retry waits end at once).
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const stop = new AbortController();
+  const signal = AbortSignal.any([deadline, stop.signal]);
+  const post = (path: string, body: unknown) => postJson(`${url}${path}`, key, body, requestMs, signal);
+  const answeredSoFar = () => `${answers.size} of ${bench.queries.length} queries answered (cached: a rerun continues from there)`;
+  const serviceFault = (err: unknown): never => {
+    if (stop.signal.aborted) throw err; // another lane's fault is the one reported
+    stop.abort(err);
+    if (deadline.aborted) {
+      const last = lastFault ? ` (last: ${lastFault})` : '';
+      throw new StopError(`${e.endpoint_id} (${url}): no complete answer within the deadline of ${deadlineMs / 1000} s (--deadline)${last}; ${answeredSoFar()}`, EXIT_CODES.infra);
+    }
+    if (err instanceof ConnectionError || (err instanceof HttpStatusError && err.status >= 500)) {
+      throw new StopError(`${e.endpoint_id}: ${err.message} (after ${retry.maxAttempts} tries); ${answeredSoFar()}`, EXIT_CODES.infra);
+    }
+    throw err;
+  };
   if (todo.length && e.index) {
     const corpus = bench.corpus.map((c) => ({ corpus_id: c.corpus_id, code: c.code, function_name: c.function_name }));
     const corpus_sha256 = createHash('sha256').update(JSON.stringify(corpus)).digest('hex');
-    await withRetry(() => postJson(`${url}/index`, key, { corpus, corpus_sha256 }), retry, onRetry('index'));
+    await withRetry(() => post('/index', { corpus, corpus_sha256 }), retry, onRetry('index'), signal).catch(serviceFault);
     stats.index_sent = true;
   }
+  const corpusIds = new Set(bench.corpusIndex.keys());
   // A fixed window of searches in flight; each answer is cached as soon as it arrives (a killed run keeps them).
   let next = 0;
   const worker = async () => {
@@ -78,18 +110,21 @@ export async function retrieveRun(opts: RetrieveOptions): Promise<{ dir: string;
       const q = todo[next++];
       const perSearch = (e.price_usd_per_thousand_queries ?? 0) / 1000;
       const at = { runDir: opts.runDir, sweep_id: 'retrieve' as const, config_id: `endpoint:${e.endpoint_id}`, fingerprint: fp, side: 'search', provider: 'endpoint', model: url };
-      const search = () => postJson(`${url}/search`, key, { query_id: q.query_id, query: q.query, k: e.k });
-      const body = await withRetry(() => booked(at, [q.query], [textHash(q.query)], perSearch, search, () => ({ tokens: null, cost_usd: perSearch })), retry, onRetry(q.query_id));
+      const search = () => post('/search', { query_id: q.query_id, query: q.query, k: e.k });
+      const body = await withRetry(() => booked(at, [q.query], [textHash(q.query)], perSearch, search, () => ({ tokens: null, cost_usd: perSearch })), retry, onRetry(q.query_id), signal).catch(serviceFault);
       stats.requests++;
       const hits = hitsOf(e.endpoint_id, q.query_id, body).slice(0, e.k);
-      opts.cache.put(e.endpoint_id, fp, textHash(q.query), hits);
+      // Checked before it is cached: an answer naming unknown or repeated ids (reported below, for every query at
+      // once) or none at all is not kept, so once the service is fixed the next run asks again.
+      const own = checkRun(hits.map((h, i) => ({ query_id: q.query_id, corpus_id: h.corpus_id, score: h.score, where: `${q.query_id} results[${i}]` })), [q.query_id], corpusIds, { partial: true });
+      if (hits.length && !own.error) opts.cache.put(e.endpoint_id, fp, textHash(q.query), hits);
       answers.set(q.query_id, hits);
     }
   };
   await Promise.all(Array.from({ length: Math.min(e.concurrency, todo.length) }, worker));
   const rows: RunRow[] = bench.queries.flatMap((q) => answers.get(q.query_id)!.map((h, i) => ({ query_id: q.query_id, corpus_id: h.corpus_id, score: h.score, where: `${q.query_id} results[${i}]` })));
   // Queries answered with nothing are allowed (partial: true here only silences "missing"; they are ranked all tied).
-  const check = checkRun(rows, bench.queries.map((q) => q.query_id), new Set(bench.corpusIndex.keys()), { partial: true });
+  const check = checkRun(rows, bench.queries.map((q) => q.query_id), corpusIds, { partial: true });
   if (check.error) throw usage(`${e.endpoint_id} (${url}): ${check.error}`);
   const manifest: ImportManifest = {
     config_id: name,

@@ -149,9 +149,16 @@ export class ExecCache {
     this.putStmt = this.db.prepare(
       `INSERT OR REPLACE INTO exec_runs (${EXEC_COLUMNS.join(', ')}, checksum) VALUES (${EXEC_COLUMNS.map((c) => `@${c}`).join(', ')}, @checksum)`,
     );
+    // A damaged row of the same run is removed, not left beside the new one (issue 37: a key whose digit was
+    // changed is a row of its own, and `cache verify` kept failing on it); found by content, so a changed key is too.
+    const sameRun = this.db.prepare<[string, number], StoredRow>('SELECT * FROM exec_runs WHERE content_key = ? AND timeout_s = ?');
+    const dropStmt = this.db.prepare<[unknown]>('DELETE FROM exec_runs WHERE key = ?');
     const tx = this.db.transaction((row: RunRow, paidBy: string | undefined) => {
       const old = this.byKeyStmt.get(row.key as string);
-      if (!old || !execRowVerifies(old)) this.putStmt.run(row);
+      if (!old || !execRowVerifies(old)) {
+        for (const r of sameRun.all(row.content_key as string, row.timeout_s as number)) if (r.key !== row.key && !execRowVerifies(r)) dropStmt.run(r.key);
+        this.putStmt.run(row);
+      }
       if (paidBy !== undefined) this.payStmt.run(row.key as string, paidBy, process.pid);
     });
     // Immediate: the read and the write are one step, with no other writer between them.

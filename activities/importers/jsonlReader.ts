@@ -28,10 +28,15 @@ export function maxRecordBytes(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_RECORD_BYTES;
 }
 
-/** A file's bytes; gzip is recognised by its magic bytes (1f 8b), whatever the file is called. */
+/**
+ * A file's bytes; gzip is recognised by its magic bytes (1f 8b), whatever the file is called. A file named `.gz`
+ * without them is refused (issue 37: it was read as text, so a damaged or mislabelled archive parsed as garbage lines).
+ */
 export function readBytes(file: string): Buffer {
   const buf = readFileSync(file);
-  if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+  const gzip = buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b;
+  if (!gzip && /\.gz$/i.test(file)) throw new Error(`${file}: named .gz but not gzip (its first bytes are not 1f 8b): rename it, or compress it with gzip`);
+  if (gzip) {
     try {
       return gunzipSync(buf);
     } catch (e) {

@@ -43,11 +43,23 @@ function columnIndex(names: readonly string[], field: keyof typeof COLUMNS, file
   return i;
 }
 
+/**
+ * A score cell: a decimal number (sign, digits, point, exponent), or inf / infinity. Number() is not used alone: it
+ * reads '' and ' ' as 0 and '0x10' as 16 (issue 37), and 'inf' as NaN. Anything else is NaN, reported with its text.
+ */
 function parseNumber(s: string): number {
   const t = s.trim();
-  // Number('') is 0 and Number(' ') is 0: an empty cell is not a score.
-  return t === '' ? NaN : Number(t);
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t);
+  const inf = /^([+-]?)inf(inity)?$/i.exec(t);
+  if (inf) return inf[1] === '-' ? -Infinity : Infinity;
+  return NaN;
 }
+
+/** A row's score with the cell's own text, so a rejected score is reported as the file wrote it. */
+const scoreOf = (cell: string): Pick<RunRow, 'score' | 'score_text'> => {
+  const score = parseNumber(cell);
+  return Number.isFinite(score) ? { score } : { score, score_text: cell.trim() };
+};
 
 function parseRank(s: string | undefined, where: string, file: string): number | undefined {
   if (s === undefined || s.trim() === '') return undefined;
@@ -65,7 +77,7 @@ function readTrec(file: string, text: string): RunRow[] {
     const f = line.split(/\s+/);
     const where = `${name}:${i + 1}`;
     if (f.length !== 5 && f.length !== 6) throw usage(`${file}:${i + 1}: expected "qid Q0 docid rank score [tag]" (6 fields), got ${f.length}`);
-    rows.push({ query_id: f[0], corpus_id: f[2], rank: parseRank(f[3], `line ${i + 1}`, file), score: parseNumber(f[4]), where });
+    rows.push({ query_id: f[0], corpus_id: f[2], rank: parseRank(f[3], `line ${i + 1}`, file), ...scoreOf(f[4]), where });
   });
   return rows;
 }
@@ -89,7 +101,7 @@ function readDelimited(file: string, text: string, sep: string): RunRow[] {
     if (!lines[i].trim()) continue;
     const f = lines[i].split(sep).map(cell);
     if (f.length !== header.length) throw usage(`${file}:${i + 1}: ${f.length} fields, the header has ${header.length}`);
-    rows.push({ query_id: f[q], corpus_id: f[c], score: parseNumber(f[s]), rank: r < 0 ? undefined : parseRank(f[r], `line ${i + 1}`, file), where: `${name}:${i + 1}` });
+    rows.push({ query_id: f[q], corpus_id: f[c], ...scoreOf(f[s]), rank: r < 0 ? undefined : parseRank(f[r], `line ${i + 1}`, file), where: `${name}:${i + 1}` });
   }
   return rows;
 }

@@ -1,9 +1,4 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { projectRoot, stateDir } from '../paths.ts';
 import { runJsonLines } from '../python/jsonLines.ts';
 import type { MutationCandidate } from '../../core/mutation/types.ts';
 import type { Language } from '../../schemas/task.ts';
@@ -11,8 +6,7 @@ import type { CallsLanguage } from '../../schemas/exec.ts';
 import { parserForGrammar } from '../languages/grammar.ts';
 import { PYTHON_DEFINITIONS, unreachableSpans } from '../languages/reachable.ts';
 import { enumerateTreeMutants } from './treeMutator.ts';
-
-export const MUTATE_SCRIPT = join(projectRoot(), 'infra', 'python', 'mutate.py');
+import { MUTATE_SCRIPT, MutationCache, defaultMutationCachePath, type CachedEnumeration } from './cache.ts';
 
 export interface MutateRequest {
   id: string;
@@ -47,45 +41,8 @@ async function runScript<T>(reqs: readonly object[], workers: number): Promise<T
   return parts.flat();
 }
 
-/**
- * Candidate cache (SQLite in .execretrieval/): enumeration is deterministic in (script, code, function name),
- * so the key hashes all three and a changed mutate.py invalidates every entry. A warm build then spends no
- * time in the enumerator.
- */
-class MutationCache {
-  private readonly db: Database.Database;
-  private readonly scriptHash = createHash('sha256').update(readFileSync(MUTATE_SCRIPT)).digest('hex');
-  private readonly getStmt: Database.Statement<[string], { response: string }>;
-  private readonly putStmt: Database.Statement<[string, string]>;
-
-  constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('busy_timeout = 10000');
-    this.db.exec('CREATE TABLE IF NOT EXISTS mutants (key TEXT PRIMARY KEY, response TEXT NOT NULL)');
-    this.getStmt = this.db.prepare('SELECT response FROM mutants WHERE key = ?');
-    this.putStmt = this.db.prepare('INSERT OR REPLACE INTO mutants (key, response) VALUES (?, ?)');
-  }
-
-  key(r: MutateRequest): string {
-    return createHash('sha256').update(JSON.stringify([this.scriptHash, r.code, r.function_name])).digest('hex');
-  }
-
-  get(key: string): string | undefined {
-    return this.getStmt.get(key)?.response;
-  }
-
-  putMany(rows: readonly [string, string][]): void {
-    this.db.transaction(() => rows.forEach(([k, v]) => this.putStmt.run(k, v)))();
-  }
-
-  close(): void {
-    this.db.close();
-  }
-}
-
 export interface MutatorOptions {
-  /** SQLite file for enumerated candidates; null disables caching. Default `.execretrieval/mutation-cache.sqlite`. */
+  /** SQLite file for enumerated candidates (cache.ts); null disables caching. Default `.execretrieval/mutation-cache.sqlite`. */
   cachePath?: string | null;
   workers?: number;
 }
@@ -121,22 +78,24 @@ async function reachableOnly(res: MutateResponse, req: MutateRequest): Promise<M
 }
 
 async function enumeratePython(reqs: readonly MutateRequest[], opts: MutatorOptions): Promise<MutateResponse[]> {
-  const cachePath = opts.cachePath === undefined ? join(stateDir(), 'mutation-cache.sqlite') : opts.cachePath;
-  if (cachePath) mkdirSync(join(cachePath, '..'), { recursive: true });
+  const cachePath = opts.cachePath === undefined ? defaultMutationCachePath() : opts.cachePath;
   const cache = cachePath ? new MutationCache(cachePath) : null;
   try {
     const out: (MutateResponse | undefined)[] = new Array(reqs.length);
     const missing: number[] = [];
-    const keys = cache ? reqs.map((r) => cache.key(r)) : [];
+    const keys = cache ? reqs.map((r) => cache.key(r.code, r.function_name)) : [];
     reqs.forEach((r, i) => {
       const hit = cache?.get(keys[i]);
-      if (hit) out[i] = { ...(JSON.parse(hit) as MutateResponse), id: r.id };
+      if (hit) out[i] = { ...hit, id: r.id };
       else missing.push(i);
     });
     const fresh = await runScript<MutateResponse>(missing.map((i) => ({ op: 'mutate', id: reqs[i].id, code: reqs[i].code, function_name: reqs[i].function_name })), opts.workers ?? cpus().length);
     missing.forEach((i, k) => (out[i] = fresh[k]));
     // Only successful enumerations are cached: an error may come from a transient cause (e.g. memory).
-    cache?.putMany(missing.filter((i) => out[i]!.ok).map((i) => [keys[i], JSON.stringify(out[i])]));
+    cache?.putMany(missing.flatMap((i): [string, CachedEnumeration][] => {
+      const r = out[i]!;
+      return r.ok ? [[keys[i], { ok: true, candidates: r.candidates, rejected_splices: r.rejected_splices }]] : [];
+    }));
     return out as MutateResponse[];
   } finally {
     cache?.close();

@@ -9,6 +9,7 @@ import { restrictQueries } from '../scoring/benchmark.ts';
 import { discoverConfigs, type ImportManifest } from '../scoring/configs.ts';
 import { loadRunBenchmark, targetDir, writeRankingsFolder } from '../scoring/importConfig.ts';
 import { rankConfig } from '../scoring/rankConfig.ts';
+import { RANK_DEPTH } from '../../core/ranking/rank.ts';
 import type { Reranker } from './providers.ts';
 import { booked, rerankCostMax } from './requestBook.ts';
 
@@ -44,7 +45,9 @@ export const MIN_RERANK_DEPTH = 10;
  * scores become a configuration of the run (a rankings folder, like an imported run, with import.json saying which
  * reranker over which first stage). `score` then executes, scores and reports it like any other configuration; the
  * report puts it beside its first stage with a paired test (core/report/rerankStage.ts). Snippets below `depth` are not
- * reranked: they rank below every reranked one, tied (as an imported run's unlisted items).
+ * reranked: down to the first stage's listed depth (RANK_DEPTH) they keep its order, below every reranked one (issue
+ * 37: left tied, they moved canonical_rank, deception and tie_rate even where the reranker changed nothing); past it
+ * they tie (as an imported run's unlisted items).
  * Scores are stored as float32 (the cache's width) whether they came from the provider or the cache, so a rerun ranks
  * exactly as the first run did.
  */
@@ -58,7 +61,7 @@ export async function rerankRun(opts: RerankOptions): Promise<{ dir: string; man
   if (missing.length) throw usage(`--over ${opts.over}: no such configuration in ${join(opts.runDir, 'embeddings')} (nor bm25)`);
   const source = configs[0];
   const bench = source.covers ? restrictQueries(loaded, source.covers) : loaded;
-  const rankings = rankConfig(bench, source, opts.depth);
+  const rankings = rankConfig(bench, source, Math.max(opts.depth, RANK_DEPTH));
   const r = opts.reranker;
   const fp = JSON.stringify([r.provider, r.model, r.query_template, r.max_tokens_per_doc]);
   const cacheId = `rerank:${r.reranker_id}`;
@@ -69,7 +72,8 @@ export async function rerankRun(opts: RerankOptions): Promise<{ dir: string; man
   try {
     for (let qi = 0; qi < rankings.length; qi++) {
       const query = before + bench.queries[qi].query + after;
-      const top = Array.from(rankings[qi].top);
+      const listed = Array.from(rankings[qi].top);
+      const top = listed.slice(0, opts.depth);
       const docs = top.map((c) => bench.corpus[c].code);
       // The pair's key: the exact query text sent and the snippet, hashed apart so neither can spill into the other.
       const keys = docs.map((d) => createHash('sha256').update(textHash(query)).update(textHash(d)).digest('hex'));
@@ -101,7 +105,13 @@ export async function rerankRun(opts: RerankOptions): Promise<{ dir: string; man
         opts.cache.putMany(cacheId, fp, put);
         for (const p of put) found.set(p.hash, p.vector);
       }
-      top.forEach((c, i) => rows.push({ query_id: bench.queries[qi].query_id, corpus_id: bench.corpus[c].corpus_id, score: found.get(keys[i])![0] }));
+      const qid = bench.queries[qi].query_id;
+      const scores = top.map((_, i) => found.get(keys[i])![0]);
+      top.forEach((c, i) => rows.push({ query_id: qid, corpus_id: bench.corpus[c].corpus_id, score: scores[i] }));
+      // The rest of the first stage's list, in its order, each strictly below every reranked score (whole steps:
+      // exact in float64 and float32 alike for any realistic score).
+      const floor = Math.floor(Math.min(...scores)) - 1;
+      listed.slice(opts.depth).forEach((c, i) => rows.push({ query_id: qid, corpus_id: bench.corpus[c].corpus_id, score: floor - i }));
       opts.log?.(`reranked ${bench.queries[qi].query_id} (${qi + 1}/${rankings.length})`);
     }
   } finally {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CorpusRecord, QueryRecord } from '../../schemas/benchmark.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
 import { parseJsonl, type SafeParser } from '../../core/jsonl.ts';
+import { assertBenchmarkIntact } from '../benchmark/complete.ts';
 
 /** A record the scorer could not use: file, line, field and why. The rest of the benchmark is still scored. */
 export interface ScoringRejection {
@@ -43,6 +44,7 @@ export function loadBenchmark(dir: string): LoadedBenchmark {
   const qFile = join(dir, 'queries.jsonl');
   const cFile = join(dir, 'corpus.jsonl');
   for (const f of [qFile, cFile]) if (!existsSync(f)) throw new Error(`benchmark: ${f} not found (run \`execretrieval build\` first)`);
+  assertBenchmarkIntact(dir, ['queries.jsonl', 'corpus.jsonl']);
   const rejections: ScoringRejection[] = [];
   const corpus: CorpusRecord[] = [];
   const corpusIndex = new Map<string, number>();

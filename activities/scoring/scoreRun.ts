@@ -17,6 +17,7 @@ import { writeReport, type ReportOptions, type ReportResult } from './writeRepor
 import { countingOracle } from '../exec/countingOracle.ts';
 import type { TimeBreakdown } from '../../core/timing/breakdown.ts';
 import { yieldToLoop } from './yieldToLoop.ts';
+import { StopError } from '../faults.ts';
 
 export interface ScoreOptions extends Partial<ReportOptions> {
   runDir: string;
@@ -53,7 +54,7 @@ export interface ScoringManifest {
    */
   tie_break?: { key: string; rule: string };
   /** Set when a partial import limited scoring to the queries it covers: those ids, and the imports that asked. */
-  query_subset?: { query_ids: string[]; by: string[] } | null;
+  query_subset?: { query_ids: string[]; by: string[]; /** The benchmark's queries in all. */ of?: number } | null;
 }
 
 /**
@@ -100,6 +101,8 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
       ranked.push({ config_id: source.config_id, rankings });
       log(`ranked ${source.config_id}`);
     } catch (err) {
+      // A damaged file of the run (or any fault) stops the step: it must not become one configuration's failure.
+      if (err instanceof StopError) throw err;
       failed.push({ config_id: source.config_id, error: (err as Error).message });
       log(`config ${source.config_id} failed: ${(err as Error).message}`);
     }
@@ -155,7 +158,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     bootstrap,
     sandbox_layers: opts.oracle.layers ? manifestLayers(await opts.oracle.layers()) : null,
     tie_break: { key: tieKey, rule: tieRuleText(tieKey) },
-    query_subset: subset,
+    query_subset: subset ? { ...subset, of: loaded.queries.length } : subset,
   };
   writeJsonAtomic(join(scoringDir(opts.runDir), 'manifest.json'), manifest);
   const tReport = clock();

@@ -147,7 +147,8 @@ export async function writeReport(runDir: string, opts: ReportOptions, loaded: {
   await put('leaderboard.json', (p) => writeJsonAtomic(p, leaderboard));
   await put('leaderboard.csv', (p) => writeFileAtomic(p, leaderboardCsv(leaderboard)));
   await put('pairwise.parquet', (p) => writePairwiseParquet(p, stats.pairwise, opts));
-  await put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, density, resolution, secondStage: second_stage, editPosition: edit_position, rerank })));
+  const subset = manifest.query_subset ? { n: manifest.query_subset.query_ids.length, of: manifest.query_subset.of ?? full.queries.length, by: manifest.query_subset.by } : null;
+  await put('report.md', (p) => writeFileAtomic(p, buildMarkdown(stats, { run, failed: manifest.failed_configs, rejections: manifest.rejections.length, subset, docstrings: summary.query_docstrings, density, resolution, secondStage: second_stage, editPosition: edit_position, rerank })));
   await put('report.html', (p) =>
     writeFileAtomic(
       p,

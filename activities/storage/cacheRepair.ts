@@ -1,5 +1,5 @@
 /**
- * `cache verify` and `cache repair` for the two SQLite caches (execution, embeddings). Verify runs SQLite's full
+ * `cache verify` and `cache repair` for the three SQLite caches (execution, embeddings, mutation candidates). Verify runs SQLite's full
  * `integrity_check` and reads every row back through the same test the cache applies on lookup: its checksum
  * (rowChecksum, over every column) and the content's validity. Repair keeps exactly the rows that pass that test:
  * every row SQLite can still reach, plus, when pages are damaged (an overwritten root page hides every leaf below
@@ -15,12 +15,13 @@ import { join } from 'node:path';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { ExecCache, execRowVerifies } from '../exec/cache.ts';
 import { EMBEDDING_KEY, EmbeddingCache, embeddingRowVector } from '../embeddings/cache.ts';
+import { MutationCache, mutationRowVerifies } from '../mutation/cache.ts';
 import { integrityCheck, openCacheDb, quickCheck } from './sqliteChecked.ts';
 import { walkRecords } from './pageWalk.ts';
 import { CHECKSUM_COLUMN } from './rowChecksum.ts';
 
 type Row = Record<string, unknown>;
-type Kind = 'exec' | 'embeddings';
+type Kind = 'exec' | 'embeddings' | 'mutation';
 
 interface CacheKind {
   table: string;
@@ -37,6 +38,7 @@ interface CacheKind {
 const KINDS: Record<Kind, CacheKind> = {
   exec: { table: 'exec_runs', key: ['key'], rowid: true, verifies: execRowVerifies, create: (p) => new ExecCache(p) },
   embeddings: { table: 'embeddings', key: EMBEDDING_KEY, rowid: false, verifies: (r) => embeddingRowVector(r) !== null, create: (p) => new EmbeddingCache(p) },
+  mutation: { table: 'mutants', key: ['key'], rowid: true, verifies: mutationRowVerifies, create: (p) => new MutationCache(p) },
 };
 
 export interface CacheHealth {
@@ -55,7 +57,7 @@ export interface CacheHealth {
 
 function kindOf(db: Database.Database): Kind | 'unknown' {
   const names = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type='table'`).all() as { name: string }[]).map((r) => r.name));
-  return names.has('exec_runs') ? 'exec' : names.has('embeddings') ? 'embeddings' : 'unknown';
+  return names.has('exec_runs') ? 'exec' : names.has('embeddings') ? 'embeddings' : names.has('mutants') ? 'mutation' : 'unknown';
 }
 
 const keyOf = (kind: CacheKind, r: Row) => kind.key.map((k) => String(r[k])).join('\u0000');
@@ -265,8 +267,8 @@ export function repairCache(path: string): RepairResult {
     kind = 'unknown';
   }
   if (needWalk) {
-    // The schema may be gone with page 1: then try both caches' column orders and take the one that finds rows.
-    const kinds: Kind[] = kind === 'unknown' ? ['exec', 'embeddings'] : [kind];
+    // The schema may be gone with page 1: then try every cache's column order and take the one that finds rows.
+    const kinds: Kind[] = kind === 'unknown' ? ['exec', 'embeddings', 'mutation'] : [kind];
     let best: { kind: Kind; rows: Map<string, Row> } | null = null;
     for (const kd of kinds) {
       const candidates = [...(ownColumns ? [ownColumns] : []), currentColumns(kd)];

@@ -12,7 +12,8 @@ export function writeParquet(path: string, table: Table, metadata: Record<string
   const wasmTable = pq.Table.fromIPCStream(tableToIPC(table, 'stream'));
   let props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD);
   if (Object.keys(metadata).length) {
-    props = props.setKeyValueMetadata(new Map(Object.entries(metadata)));
+    // Keys in name order: the file's bytes depend on what the metadata says, never on the order a caller built it in.
+    props = props.setKeyValueMetadata(new Map(Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   }
   const bytes = pq.writeParquet(wasmTable, props.build());
   writeFileAtomic(path, bytes);

@@ -36,7 +36,8 @@ export function formatAudit(a: RunAudit, opts: { entries: boolean }): string {
     table(['outcome', ...G.slice(1)], groupRows(a.by_outcome)),
     table(['phase', ...G.slice(1)], groupRows(a.by_phase)),
     [
-      `billed: $${a.totals.cost_usd.toFixed(6)} over ${a.totals.calls - a.totals.lost_calls} answered calls` +
+      `billed: $${a.totals.cost_usd.toFixed(6)} over ${a.totals.calls - a.totals.lost_calls - a.totals.refused_calls} answered calls` +
+        (a.totals.refused_calls ? ` (${a.totals.refused_calls} more refused by the provider: not billed)` : '') +
         (a.totals.lost_calls
           ? `; ${a.totals.lost_calls} lost calls (sent, no response recorded): ~${a.totals.lost_input_tokens_est} input tokens (${lostInputSource(a.totals)}), at most $${a.totals.lost_cost_usd_max.toFixed(6)} at their output caps (so the bill is at most $${(a.totals.cost_usd + a.totals.lost_cost_usd_max).toFixed(6)})`
           : ''),

@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { ExecCache } from '../../activities/exec/cache.ts';
 import { defaultCachePath } from '../../activities/exec/oracle.ts';
 import { embeddingCachePath } from '../../activities/paths.ts';
+import { defaultMutationCachePath } from '../../activities/mutation/cache.ts';
 import { EXIT_CODES, StopError, repairCommand } from '../../activities/faults.ts';
 import { repairCache, verifyCache, type RepairResult } from '../../activities/storage/cacheRepair.ts';
 
 export function registerCache(program: Command): void {
-  const cache = program.command('cache').description('Inspect, export, verify or repair the caches (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite)');
+  const cache = program.command('cache').description('Inspect, export, verify or repair the caches (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite, mutation-cache.sqlite)');
   cache
     .command('stats')
     .description('number of cached (code, suite) executions')
@@ -38,10 +39,10 @@ export function registerCache(program: Command): void {
   cache
     .command('verify')
     .description('SQLite integrity_check plus every row read back and checked against its checksum, as the cache reads it; one line per file')
-    .option('--path <file>', 'cache file (default: the execution and embedding caches that exist)')
+    .option('--path <file>', 'cache file (default: the execution, embedding and mutation caches that exist)')
     .addHelpText('after', `\nExit code: 0 when every file is sound; ${EXIT_CODES.infra} when one is damaged (the line names the repair command).`)
     .action((opts: { path?: string }) => {
-      const paths = opts.path ? [opts.path] : [defaultCachePath(), embeddingCachePath()].filter((p) => existsSync(p));
+      const paths = opts.path ? [opts.path] : [defaultCachePath(), embeddingCachePath(), defaultMutationCachePath()].filter((p) => existsSync(p));
       if (!paths.length) console.log('no cache files yet');
       for (const p of paths) {
         const h = verifyCache(p);

@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { addRunOption, checkConfigIds, commaList, existingRunDir } from '../options.ts';
 import { CliError } from '../errors.ts';
+import { EXIT_CODES } from '../../activities/faults.ts';
 import { rebuiltCaches } from '../rebuildCache.ts';
 import type { TaskQueues } from '../../temporal.config.ts';
 
@@ -67,6 +68,16 @@ export function registerEmbed(program: Command): void {
         const summary = { report: result.report, ok: ids('ok'), failed: ids('failed'), unavailable: ids('unavailable') };
         if (opts.json) console.log(JSON.stringify(summary, null, 2));
         else console.log(`embedded ${summary.ok.length} configuration(s)${summary.failed.length ? `, ${summary.failed.length} failed (${summary.failed.join(', ')})` : ''}; report: ${result.report}`);
+        // The exit code says whether what was asked happened (issue 37: every configuration failed, exit 0): a
+        // failed configuration, or one named with --configs that could not run here, is exit 1, as is a sweep
+        // that embedded nothing at all (BM25 needs no matrices: it counts as done).
+        const notRun = configIds ? summary.unavailable : [];
+        const nothing = summary.ok.length === 0 && !result.results.some((r) => r.status === 'lexical');
+        if (summary.failed.length || notRun.length || nothing) {
+          process.exitCode = EXIT_CODES.failed;
+          if (notRun.length) process.stderr.write(`not embedded (asked for, cannot run here): ${notRun.join(', ')}\n`);
+          if (nothing && !summary.failed.length && !notRun.length) process.stderr.write('nothing was embedded: no configuration can run here (`execretrieval configs` says why)\n');
+        }
       });
     });
 }

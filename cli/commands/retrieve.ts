@@ -4,13 +4,21 @@ import { join } from 'node:path';
 import { projectRoot, stateDir } from '../../activities/paths.ts';
 import { EndpointCache } from '../../activities/endpoint/cache.ts';
 import { loadEndpoints } from '../../activities/endpoint/configs.ts';
-import { retrieveRun } from '../../activities/endpoint/retrieve.ts';
+import { DEFAULT_DEADLINE_MS, DEFAULT_REQUEST_TIMEOUT_MS, retrieveRun } from '../../activities/endpoint/retrieve.ts';
+import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
 import { CliError } from '../errors.ts';
 
 /** Where endpoint answers are cached (EXECRETRIEVAL_RETRIEVAL_CACHE overrides). */
 export const retrievalCachePath = (env: Readonly<Record<string, string | undefined>>) => env.EXECRETRIEVAL_RETRIEVAL_CACHE ?? join(stateDir(), 'retrieval-cache.sqlite');
+
+/** A duration option (90s, 10m, 500ms; a bare number is seconds) in milliseconds, > 0; else a one-line usage error. */
+const durationOption = (flag: string) => (v: string): number => {
+  const ms = parseDuration(v);
+  if (ms === null || ms <= 0) throw new CliError(`${flag}: "${v}" is not a positive duration (e.g. 500ms, 30s, 10m)`, EXIT_CODES.usage);
+  return ms;
+};
 
 export function registerRetrieve(program: Command, env: Readonly<Record<string, string | undefined>> = process.env): void {
   program
@@ -23,8 +31,10 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
     .option('--index', 'send the corpus to <url>/index before the first search (a URL endpoint; entries say it with "index": true)')
     .option('--replace', 'overwrite a configuration of that name')
     .option('--config-file <files...>', 'endpoint registry files ({"endpoints": [...]})', [])
-    .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score --run <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written).')
-    .action(async (ref: string, opts: { run: string; name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[] }) => {
+    .option('--request-timeout <duration>', 'longest wait for one answer before it is retried (e.g. 500ms, 30s)', durationOption('--request-timeout'), DEFAULT_REQUEST_TIMEOUT_MS)
+    .option('--deadline <duration>', 'longest the command waits on the service in all, retries included; then it stops with exit 5, the answers so far cached (e.g. 90s, 10m)', durationOption('--deadline'), DEFAULT_DEADLINE_MS)
+    .addHelpText('after', '\nSearches are retried (429, 5xx, connection errors; Retry-After honoured) and cached by (endpoint, URL, k, query text): a rerun sends nothing it has. Run `execretrieval score --run <run>` next.\nExit code: 0 done; 2 an unknown endpoint, a missing URL or key, an answer naming unknown corpus ids (nothing written; such answers are not cached); 5 the service did not answer (refused, 5xx after retries, past --deadline): the line names the URL and the cause.')
+    .action(async (ref: string, opts: { run: string; name?: string; k?: number; index?: boolean; replace?: boolean; configFile: string[]; requestTimeout: number; deadline: number }) => {
       const runDir = runDirOf(opts.run); // the run first: a missing one is named before anything else
       let endpoint: RetrievalEndpoint | undefined;
       if (/^https?:\/\//.test(ref)) {
@@ -48,7 +58,7 @@ export function registerRetrieve(program: Command, env: Readonly<Record<string, 
       if (opts.index) endpoint = { ...endpoint, index: true };
       const cache = new EndpointCache(retrievalCachePath(env));
       try {
-        const { dir, manifest } = await retrieveRun({ runDir, endpoint, name: opts.name, replace: opts.replace, env, cache, log: (m) => console.error(m) });
+        const { dir, manifest } = await retrieveRun({ runDir, endpoint, name: opts.name, replace: opts.replace, env, cache, requestTimeoutMs: opts.requestTimeout, deadlineMs: opts.deadline, log: (m) => console.error(m) });
         const s = manifest.endpoint!;
         console.log(`retrieved the top ${s.k} of ${manifest.n_queries} queries from ${s.url} as configuration ${manifest.config_id}: ${s.requests} searches sent, ${s.cached} cached${s.index_sent ? ', corpus indexed' : ''}${s.empty_answers ? `, ${s.empty_answers} empty answers (ranked all tied)` : ''}`);
         console.log(`  ${dir}`);

@@ -1,12 +1,12 @@
 import { Option, type Command } from 'commander';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { resolveRunDir } from '../../activities/paths.ts';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
-import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun, sourceForLanguage } from '../options.ts';
+import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun, parseTimeout, sourceForLanguage } from '../options.ts';
 
 /**
  * The main job end to end, as one durable workflow (workflows/runPipeline.ts): build a benchmark (mechanical
@@ -75,11 +75,7 @@ export function registerRun(program: Command): void {
     .option('--profile <name>', 'gate profile for build (default, check, mbpp, canonical; default: mbpp for MBPP, default otherwise)')
     .option('--cap <n>', 'build: most candidates verified per task', intOption('--cap', 1))
     .option('--replicates <n>', 'score: bootstrap replicates (default 5000)', intOption('--replicates', 1))
-    .option('--timeout <seconds>', 'score: per-suite execution timeout (default 5)', (v) => {
-      const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) throw new CliError(`--timeout: expected a positive number of seconds, got '${v}'`, EXIT_CODES.usage);
-      return n;
-    })
+    .option('--timeout <seconds>', 'score: per-suite execution timeout (default 5)', parseTimeout)
     .option('--rebuild', 'build the benchmark again even if runs/<id>/benchmark is complete')
     .addOption(new Option('--from <stage>', 'rerun this stage and the ones after it (the ones before must be done): build, embed, score, report').choices([...PIPELINE_STAGES]))
     .addOption(new Option('--until <stage>', 'stop after this stage: build (the benchmark only), embed, score').choices([...PIPELINE_STOPS]))
@@ -112,12 +108,30 @@ export function registerRun(program: Command): void {
       await checkProfile(opts.profile);
       await checkSource(opts.source);
       const o = cmd.opts<{ from?: PipelineStart; until?: PipelineStop; json?: boolean; worker: boolean }>();
+      // Checked before Temporal starts (it used to take the dev server's start-up to say so).
+      if (o.from && o.until && PIPELINE_STAGES.indexOf(o.from) > PIPELINE_STAGES.indexOf(o.until)) {
+        throw new CliError(`--from ${o.from} --until ${o.until}: ${o.from} comes after ${o.until}, so nothing would run`, EXIT_CODES.usage);
+      }
+      // A relative run that climbs out (`../x`) would build outside runs/ (an absolute directory is explicit).
+      if (!isAbsolute(opts.id) && opts.id.split(/[\\/]/).includes('..')) {
+        throw new CliError(`--run ${opts.id}: a run id may not contain '..' (give a name under runs/, or an absolute directory)`, EXIT_CODES.usage);
+      }
       const runDir = resolveRunDir(opts.id);
+      // A damaged cache stops the run now, not when the score stage first opens it (after build and embed).
+      const { checkCachesOnStart } = await import('../rebuildCache.ts');
+      await checkCachesOnStart();
       // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
       const { runPipelineFromCli } = await import('../pipelineRun.ts');
       const result = await runPipelineFromCli({ ...opts, runDir, from: o.from, until: o.until, worker: o.worker });
       const score = result.score;
       if (score && (score.failed_configs.length || score.missing_configs.length || score.rejected_records)) process.exitCode = EXIT_CODES.failed;
+      // Records the build rejected: exit 1, as `build` does (the rest was still built and scored).
+      const built = (result.stages.build?.output as { counts?: Record<string, number> } | undefined)?.counts;
+      const rejected = built ? built.import_rejected + built.precheck_rejected + built.mutation_rejected + built.gate_rejected : 0;
+      if (rejected > 0) {
+        process.exitCode = EXIT_CODES.failed;
+        console.error(`build rejected ${rejected} of ${built!.input_records} records (reasons: ${join(runDir, 'benchmark', 'report.json')})`);
+      }
       if (o.json) {
         console.log(JSON.stringify(result, null, 2));
         return;

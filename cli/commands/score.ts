@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { addRunOption, checkedRegistry, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed } from '../options.ts';
+import { addRunOption, checkedRegistry, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed, parseTimeout } from '../options.ts';
 import { discoverConfigs } from '../../activities/scoring/configs.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
 import { stderrCounter } from '../progress.ts';
@@ -20,7 +20,7 @@ export function registerScore(program: Command): void {
     .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)
     .option('--seed <n>', 'bootstrap seed (recorded in summary.json) and key of the ranking tie order (scoring/manifest.json tie_break)', parseSeed, DEFAULT_SEED)
     .option('--alpha <a>', 'interval and test level', parseAlpha, 0.05)
-    .option('--timeout <seconds>', 'per-suite execution timeout', (v) => Number(v), 5)
+    .option('--timeout <seconds>', 'per-suite execution timeout', parseTimeout, 5)
     .option('--json', 'print the manifest, the leaderboard (sorted by the tie-aware exec@1_ta, numbers with intervals) and the report paths as JSON on stdout (progress and logs stay on stderr)')
     .addHelpText(
       'after',

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { relative } from 'node:path';
 import { PROFILES, getProfile } from '../../core/gate/profiles.ts';
@@ -6,27 +6,8 @@ import { STAGES } from '../../core/gate/rules.ts';
 import { loadTasks } from '../../activities/tasks/loadTasks.ts';
 import { formatCount, stderrProgress } from '../progress.ts';
 import { visibleLine } from '../../core/visibleText.ts';
-import { checkInput } from '../options.ts';
+import { checkInput, MAX_TIMEOUT_S, parseTimeout, usageError } from '../options.ts';
 import { CliError } from '../errors.ts';
-
-/** The longest per-suite timeout the sandbox accepts (infra/runner/sandbox.py refuses longer ones). */
-export const MAX_TIMEOUT_S = 3600;
-
-/** A bad argument: one line, exit code EXIT_CODES.usage (2; 1 means rejected records). */
-function usageError(message: string): InvalidArgumentError {
-  const err = new InvalidArgumentError(message);
-  err.exitCode = EXIT_CODES.usage;
-  return err;
-}
-
-/** `--timeout`: a finite number of seconds in (0, 3600]; anything else is a one-line usage error. */
-export function parseTimeout(v: string): number {
-  const n = Number(v);
-  if (v.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_TIMEOUT_S) {
-    throw usageError(`--timeout must be a number of seconds in (0, ${MAX_TIMEOUT_S}], got ${JSON.stringify(v)}`);
-  }
-  return n;
-}
 
 /** `--profile`: one of the gate profiles. */
 export function parseProfile(v: string): string {

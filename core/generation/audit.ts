@@ -23,6 +23,11 @@ export interface Totals {
   lost_cost_usd_max: number;
   /** Lost calls whose input tokens are exact (the same prompt was answered by the same model: `tightenLostBounds`). */
   lost_input_exact_calls: number;
+  /**
+   * Calls the provider refused (`error`: an HTTP error, or a batch line that errored): not billed, and not answered
+   * (issue 37: counted as answered, the audit said "15 answered calls" where 12 were billed).
+   */
+  refused_calls: number;
 }
 
 export interface EntryAudit extends Totals {
@@ -52,7 +57,7 @@ export interface RunAudit {
   first_attempt_accepted: number;
 }
 
-const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0, lost_calls: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0, lost_input_exact_calls: 0 });
+const zero = (): Totals => ({ calls: 0, input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0, lost_calls: 0, lost_input_tokens_est: 0, lost_cost_usd_max: 0, lost_input_exact_calls: 0, refused_calls: 0 });
 
 function add(t: Totals, c: LedgerCall): void {
   t.calls += 1;
@@ -60,6 +65,7 @@ function add(t: Totals, c: LedgerCall): void {
   t.output_tokens += c.output_tokens ?? 0;
   t.reasoning_tokens += c.reasoning_tokens ?? 0;
   t.cost_usd += c.cost_usd ?? 0;
+  if (c.status === 'error') t.refused_calls += 1;
   if (c.status === 'lost' || c.status === 'started') {
     t.lost_calls += 1;
     t.lost_input_tokens_est += c.input_tokens_est ?? 0;

@@ -20,6 +20,8 @@ export interface RunRow {
   /** The file's own rank column, when it has one: checked against the scores, never used to order them. */
   rank?: number;
   where: string;
+  /** The score as the file wrote it, kept when it is not a finite number (`inf`, `0x10`): what a rejection quotes. */
+  score_text?: string;
 }
 
 export interface RunCheck {
@@ -53,7 +55,7 @@ export function checkRun(rows: readonly RunRow[], queryIds: readonly string[], c
   for (const r of rows) {
     if (!queries.has(r.query_id)) unknownQ.push(`${r.where}: ${r.query_id}`);
     if (!corpusIds.has(r.corpus_id)) unknownC.push(`${r.where}: ${r.corpus_id}`);
-    if (!Number.isFinite(r.score) || r.score <= UNRETRIEVED) bad.push(`${r.where}: ${r.score}`);
+    if (!Number.isFinite(r.score) || r.score <= UNRETRIEVED) bad.push(`${r.where}: ${r.score_text ?? r.score}`);
     const key = `${r.query_id}\u0000${r.corpus_id}`;
     const first = seen.get(key);
     if (first) dup.push(`${r.where}: ${r.query_id} ${r.corpus_id} again (first at ${first})`);

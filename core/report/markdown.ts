@@ -26,6 +26,10 @@ export interface MarkdownContext {
   run: string;
   failed: { config_id: string; error: string }[];
   rejections: number;
+  /** A partial import limited scoring to these queries (scoring/manifest.json query_subset): n of all, and the imports. */
+  subset?: { n: number; of: number; by: readonly string[] } | null;
+  /** Queries whose text came from their code's docstring, by what became of it (summary.json query_docstrings). */
+  docstrings?: Readonly<Record<string, number>>;
   /** The paper's analyses (core/report/density.ts, resolution.ts, secondStage.ts, editPosition.ts); sections are left out when absent. */
   density?: readonly DensityTable[];
   resolution?: readonly ResolutionRow[];
@@ -55,6 +59,12 @@ export function buildMarkdown(s: StatisticsResult, ctx: MarkdownContext): string
   }
   if (ctx.failed.length) out.push('', `Configurations that failed: ${ctx.failed.map((f) => `\`${f.config_id}\` (${f.error})`).join('; ')}.`);
   if (ctx.rejections) out.push('', `${ctx.rejections} benchmark records were rejected (see scoring/manifest.json).`);
+  // Said here, not only in summary.json (issue 37): both change what every number below is measured on.
+  if (ctx.subset) {
+    out.push('', `Every configuration is scored on the ${ctx.subset.n} of ${ctx.subset.of} benchmark queries that the partial import${ctx.subset.by.length > 1 ? 's' : ''} ${ctx.subset.by.map((b) => `\`${b}\``).join(', ')} cover${ctx.subset.by.length > 1 ? '' : 's'}: these numbers are not comparable with a run scored on all queries.`);
+  }
+  const removed = ctx.docstrings?.removed ?? 0;
+  if (removed) out.push('', `${removed} queries were taken from their code's docstring, which was removed from the snippets (so the query text is not also in the code it retrieves).`);
   out.push('', '## Headline', '');
   out.push(
     mdTable(

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lowRoom, START_MIN_FREE_BYTES } from '../../activities/storage/diskRoom.ts';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -79,17 +80,64 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? join(stateDir(), DEV_SERVER.dbFileName));
   if (dbFile) {
     mkdirSync(dirname(dbFile), { recursive: true });
-    await claimDatabase(dbFile, opts.log);
+    // A full disk stalls the server's writes instead of failing them: refuse to start it there (diskRoom.ts).
+    const low = lowRoom(dirname(dbFile), START_MIN_FREE_BYTES, 'the Temporal dev server');
+    if (low) throw low;
+    const locked = takeLock(dbFile);
+    try {
+      await claimDatabase(dbFile, opts.log);
+    } catch (err) {
+      if (locked) rmSync(lockFile(dbFile), { force: true });
+      throw err;
+    }
   }
   const chosen = opts.port !== undefined && (!(opts.ui ?? false) || opts.uiPort !== undefined);
   for (let tries = 1; ; tries++) {
     try {
       return await launch(binary, dbFile, opts);
     } catch (err) {
-      if (!(err instanceof PortTaken) || chosen || tries >= PORT_RACE_TRIES) throw err;
+      if (!(err instanceof PortTaken) || chosen || tries >= PORT_RACE_TRIES) {
+        if (dbFile) rmSync(lockFile(dbFile), { force: true });
+        throw err;
+      }
       opts.log?.(`temporal dev server: a port picked for it was taken before it bound it; trying fresh ports (${tries + 1}/${PORT_RACE_TRIES})`);
+      if (dbFile) takeLock(dbFile); // the failed launch's stop released it
     }
   }
+}
+
+/**
+ * Held from the check of the database's owner until the server using it stops: created exclusively (O_EXCL), so of
+ * two commands starting in one folder at once exactly one starts a server (issue 37: both saw the database free,
+ * both started one, and they raced on it with SQLITE_BUSY). A lock whose holder is gone is stale and taken over.
+ */
+const lockFile = (dbFile: string) => `${dbFile}.lock`;
+
+/**
+ * Takes the lock: true when this call created it; false when this process already holds it (a second server of one
+ * process on one database is then refused by claimDatabase, from the server's owner file, as before).
+ */
+function takeLock(dbFile: string): boolean {
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      writeFileSync(lockFile(dbFile), JSON.stringify({ owner_pid: process.pid }) + '\n', { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let holder: number | undefined;
+    try {
+      holder = (JSON.parse(readFileSync(lockFile(dbFile), 'utf8')) as { owner_pid?: number }).owner_pid;
+    } catch {
+      holder = undefined; // being written this instant, or torn: try again
+    }
+    if (holder === process.pid) return false;
+    if (holder !== undefined && alive(holder)) {
+      throw new Error(`${dbFile} is in use: another execretrieval command (pid ${holder}) runs a temporal dev server on it: wait for it to finish, or give this command its own EXECRETRIEVAL_STATE_DIR`);
+    }
+    if (holder !== undefined) rmSync(lockFile(dbFile), { force: true }); // stale: its holder is gone
+  }
+  throw new Error(`${lockFile(dbFile)}: could not take the dev server's lock (another command keeps rewriting it)`);
 }
 
 /** The server exited during start-up because an address it was given was in use. */
@@ -133,7 +181,7 @@ async function launch(binary: string, dbFile: string | null, opts: DevServerOpti
   const stop = async (graceMs?: number) => {
     stopCalled = true;
     await stopProcess(graceMs);
-    if (dbFile) rmSync(ownerFile(dbFile), { force: true });
+    if (dbFile) for (const f of [ownerFile(dbFile), lockFile(dbFile)]) rmSync(f, { force: true });
   };
   try {
     await waitReady(address, namespace, opts.readyTimeoutMs ?? DEV_SERVER.readyTimeoutMs, () => exited, () => tail);

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { parseProfile, parseTimeout } from '../../cli/commands/validate.ts';
+import { parseProfile } from '../../cli/commands/validate.ts';
+import { parseTimeout } from '../../cli/options.ts';
 
 const bin = join(process.cwd(), 'bin', 'execretrieval.js');
 

@@ -128,7 +128,7 @@ describe('an imported run or imported vectors score exactly like the configurati
     await cli('import-rankings', '--run', runDir, short, '--name', 'short', '--partial');
     const r = await scoreRun({ runDir, oracle, configs: ['short', 'toy'], replicates: 200, seed: 3 });
     assert.equal(r.report.stats.n_queries, 3);
-    assert.deepEqual(r.manifest.query_subset, { query_ids: ['q_0001', 'q_0003', 'q_0004'], by: ['short'] });
+    assert.deepEqual(r.manifest.query_subset, { query_ids: ['q_0001', 'q_0003', 'q_0004'], by: ['short'], of: 4 });
     const [s, t] = readScoredConfigs(runDir, ['short', 'toy']);
     assertClose(s.queries, t.queries, 'short vs toy on the covered queries');
     assert.deepEqual(t.queries.map((q) => q.query_id), ['q_0001', 'q_0003', 'q_0004']);

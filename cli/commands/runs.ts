@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { projectRoot } from '../../activities/paths.ts';
 import { listRuns } from '../../activities/runStatus.ts';
 import { inFlight, readBatches } from './batchStatus.ts';
@@ -15,7 +15,7 @@ export function registerRuns(program: Command): void {
       // Provider batches still in flight (generate --batch): requests at the provider, not yet in the ledger.
       const runs = listRuns(opts.dir).map((r) => ({ ...r, batches_in_flight: inFlight(readBatches(join(opts.dir, r.run_id))).length }));
       if (opts.json) {
-        console.log(JSON.stringify({ runs }, null, 2));
+        console.log(JSON.stringify({ dir: resolve(opts.dir), runs }, null, 2));
         return;
       }
       if (!runs.length) {

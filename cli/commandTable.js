@@ -7,6 +7,7 @@
 export const COMMAND_TABLE = [
   { name: 'run', summary: 'Build → embed → score → report in one go (each step is also its own command)', module: 'run.ts', register: 'registerRun' },
   { name: 'doctor', summary: 'Check everything a run needs here, each problem with its fix', module: 'doctor.ts', register: 'registerDoctor' },
+  { name: 'bootstrap', summary: 'Install the Python venv (temporal binary) and local models: once, after npm install -g', module: 'bootstrap.ts', register: 'registerBootstrap' },
   { name: 'runs', summary: 'List the runs under runs/: kind, status, stages done, last change', module: 'runs.ts', register: 'registerRuns' },
   { name: 'configs', summary: 'List embedding configurations and whether each can run here', module: 'configs.ts', register: 'registerConfigs' },
   { name: 'import', summary: 'Convert tasks (JSONL, MBPP, release) to the task schema or the release format', module: 'import.ts', register: 'registerImport' },

@@ -9,7 +9,7 @@ import { loadRegistry } from '../embeddings/configs.ts';
 import { apiKeyEnv, availability } from '../embeddings/availability.ts';
 import { listServers } from '../embeddings/serverModels.ts';
 import { defaultCachePath, openOracle } from '../exec/oracle.ts';
-import { embeddingCachePath, modelRoot, projectRoot, stateDir } from '../paths.ts';
+import { embeddingCachePath, modelRoot, projectRoot, stateDir, venvDir } from '../paths.ts';
 import { pythonExecutable } from '../python/interpreter.ts';
 import { verifyCache } from '../storage/cacheRepair.ts';
 import { repairCommand } from '../faults.ts';
@@ -26,7 +26,7 @@ export interface Check {
   fix?: string;
 }
 
-const BOOTSTRAP = 'node infra/bootstrap.mjs';
+const BOOTSTRAP = 'execretrieval bootstrap';
 
 function runtimeChecks(): Check[] {
   const out: Check[] = [];
@@ -46,7 +46,7 @@ function runtimeChecks(): Check[] {
 function temporalChecks(env: NodeJS.ProcessEnv): Check[] {
   const target = resolveTemporalTarget(env);
   if (target.address) return [{ area: 'temporal', name: 'cluster', status: 'ok', detail: `TEMPORAL_ADDRESS=${target.address} (namespace ${target.namespace}); no local server is started` }];
-  const bin = join(projectRoot(), '.venv', 'bin', 'temporal');
+  const bin = join(venvDir(), 'bin', 'temporal');
   const out: Check[] = [];
   try {
     out.push({ area: 'temporal', name: 'binary', status: 'ok', detail: `${bin}: ${execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()}` });

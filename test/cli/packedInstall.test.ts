@@ -72,6 +72,9 @@ test('bootstrap, doctor and run from an empty folder: runs there, state in EXECR
   const runDir = join(elsewhere, 'runs', 'r1');
   assert.ok(existsSync(join(runDir, 'report', 'report.html')));
   assert.match(r.stdout, new RegExp(`report: ${runDir}/report/report\\.md`));
+  // The answer (the headline table, best first) comes before the path to the report.
+  const table = r.stdout.indexOf('(a) ');
+  assert.ok(table > 0 && table < r.stdout.indexOf('report: ') && /\(b\) /.test(r.stdout), r.stdout);
   for (const f of ['temporal.db', 'exec-cache.sqlite', 'embedding-cache.sqlite']) assert.ok(existsSync(join(home, f)), f);
   assert.ok(!existsSync(join(pkg, 'runs')) && !existsSync(join(pkg, '.execretrieval')) && !existsSync(join(pkg, '.venv')), 'nothing written into the installed package');
 

@@ -60,6 +60,20 @@ export function topLevelHelp() {
   ].join('\n');
 }
 
+/**
+ * The help page that `args` ask for (`score --help`, `repo index -h`): its key in `pages` (cli/helpPages.json,
+ * rendered from the commands by cli/helpPages.ts), or null when they ask for none or it has no page. A `--help`
+ * after `--` is an argument, not the flag.
+ */
+export function helpPageKey(args, pages) {
+  const end = args.indexOf('--');
+  const flags = end < 0 ? args : args.slice(0, end);
+  if (!flags.includes('--help') && !flags.includes('-h')) return null;
+  const [cmd, sub] = args;
+  if (sub !== undefined && Object.hasOwn(pages, `${cmd} ${sub}`)) return `${cmd} ${sub}`;
+  return Object.hasOwn(pages, cmd) ? cmd : null;
+}
+
 /** Edit distance (insertions, deletions, substitutions), for "did you mean". */
 export function editDistance(a, b) {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

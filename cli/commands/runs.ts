@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { runsDir } from '../../activities/paths.ts';
 import { listRuns } from '../../activities/runStatus.ts';
@@ -8,7 +8,7 @@ export function registerRuns(program: Command): void {
   program
     .command('runs')
     .description('List the runs under runs/: id, kind, status (complete, or the next stage to do), stages done, last change')
-    .option('--dir <dir>', 'where runs live (default: runs/ of the checkout, or of the current folder for an installed CLI)', runsDir())
+    .addOption(new Option('--dir <dir>', 'where runs live').default(runsDir(), 'runs/ of the checkout, or of the current folder for an installed CLI'))
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ execretrieval runs\n  default   benchmark   complete             build embed score report   2026-12-01T09:18:44Z\n\nExit codes: 0 (also when there are no runs).')
     .action((opts: { dir: string; json?: boolean }) => {

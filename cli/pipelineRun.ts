@@ -12,7 +12,7 @@ import { resolveTemporalTarget } from '../temporal.config.ts';
 import { EXECUTION_SETTINGS, pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
 import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
-import { stderrCounter, type Counter } from './progress.ts';
+import { counter, type Counter } from './progress.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
 import { EMBED_COORDINATOR, PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
@@ -126,7 +126,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
       if (line !== last && p.stage !== 'start' && p.stage !== 'done') process.stderr.write(`== ${line}\n`);
       last = line;
       if (p.batches_total && p.stage.includes('execute')) {
-        if (batches?.key !== line) batches = { key: line, count: stderrCounter(`   executing: batches`) };
+        if (batches?.key !== line) batches = { key: line, count: counter('   executing: batches') };
         batches.count(p.batches_done, p.batches_total);
       }
     };

@@ -1,5 +1,5 @@
 /**
- * Progress for counted work (build rounds' and scoring's executions, embedding), with rate and ETA. On a terminal:
+ * Progress for counted work (build rounds' and scoring's executions), with rate and ETA. On a terminal:
  * one self-overwriting bar on stderr, throttled so a 5,000-item loop costs nothing. Otherwise (logs, CI): a plain
  * line when the work starts, then at most one every `every` ms, and one when it is done, so a log shows that
  * minutes of work are moving without a line per item. `--quiet` turns both off (cli/verbosity.ts).
@@ -57,7 +57,8 @@ export function counter(label: string, sink: ProgressSink = stderrSink()): Count
     if (start === null) [start, base] = [t, done];
     const finished = done >= total;
     if (sink.tty) {
-      if (t - lastDraw < 100 && !finished) return;
+      if ((t - lastDraw < 100 && !finished) || (finished && done === printed)) return;
+      if (finished) printed = done;
       lastDraw = t;
       // A finished bar stays as a line of its own (what follows it is not written onto it).
       const bar = formatBar(label, done, total, t - start, done - base);
@@ -76,11 +77,6 @@ export function counter(label: string, sink: ProgressSink = stderrSink()): Count
     shown = '';
   };
   return f;
-}
-
-/** A counter on stderr (the CLI's commands use this). */
-export function stderrCounter(label: string): Counter {
-  return counter(label);
 }
 
 /** One self-overwriting status line on stderr when it is a terminal; silent otherwise (free text, no counts). */

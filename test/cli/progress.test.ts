@@ -29,6 +29,7 @@ test('on a terminal: one self-overwriting bar with counts, rate and ETA, throttl
   c(40, 100); // 40 in 2 s: 20/s, 60 left: 0:03
   f.tick(3000);
   c(100, 100);
+  c(100, 100); // polled again once done: the finished line is not repeated
   c.done();
   assert.deepEqual(f.out, [
     '\r\x1b[Kexecuting [........................] 0/100',

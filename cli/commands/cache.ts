@@ -11,6 +11,7 @@ export function registerCache(program: Command): void {
   cache
     .command('stats')
     .description('number of cached (code, suite) executions')
+    .addHelpText('after', '\nExample:\n  $ execretrieval cache stats --json')
     .addOption(new Option('--path <file>', 'cache file').default(defaultCachePath(), 'the execution cache, <state>/exec-cache.sqlite'))
     .option('--json', 'print JSON')
     .action((opts: { path: string; json?: boolean }) => {

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HELP_PAGES_FILE } from '../../cli/helpPages.ts';
 import { modelRoot, projectRoot } from '../../activities/paths.ts';
-import { CORPUS, QUERIES, TOY_WEIGHTS, writeConfig } from '../scoring/fixtures/tinyBenchmark.ts';
+import { CORPUS, QUERIES } from '../scoring/fixtures/tinyBenchmark.ts';
 
 const pages = JSON.parse(readFileSync(HELP_PAGES_FILE, 'utf8')) as Record<string, string>;
 /** Pages whose examples run here, in seconds. */
-const RUN_HERE = ['configs', 'similarity', 'report', 'cache stats', 'runs', 'doctor'];
+const RUN_HERE = ['configs', 'similarity', 'embed', 'report', 'compare', 'cache stats', 'runs', 'doctor'];
 const LONG_JOBS = ['run', 'build', 'ui', 'serve-embeddings', 'bootstrap'];
 
 /** `$ execretrieval a "b c" d   # comment` → ['a', 'b c', 'd'] (double quotes only, as the pages write them). */
@@ -37,14 +37,15 @@ before(() => {
   writeFileSync(join(home, 'python.json'), readFileSync(join(projectRoot(), '.execretrieval', 'python.json')));
   env = { ...process.env, EXECRETRIEVAL_HOME: home };
   delete env.EXECRETRIEVAL_STATE_DIR;
-  // runs/default: a small scored run in the examples' folder.
+  // runs/default: a small run embedded under local-static-64 and scored, in the examples' folder.
   const run = join(dir, 'runs', 'default');
   mkdirSync(join(run, 'benchmark'), { recursive: true });
   writeFileSync(join(run, 'benchmark', 'queries.jsonl'), QUERIES.map((q) => JSON.stringify(q)).join('\n') + '\n');
   writeFileSync(join(run, 'benchmark', 'corpus.jsonl'), CORPUS.map((c) => JSON.stringify(c)).join('\n') + '\n');
-  writeConfig(run, 'toy', TOY_WEIGHTS);
-  const s = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'execretrieval.js'), 'score', '--run', 'default', '--replicates', '100', '--quiet'], { cwd: dir, env, encoding: 'utf8' });
-  assert.equal(s.status, 0, s.stderr);
+  for (const args of [['embed', '--run', 'default', '--configs', 'local-static-64'], ['score', '--run', 'default', '--replicates', '100']]) {
+    const s = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'execretrieval.js'), ...args, '--quiet'], { cwd: dir, env, encoding: 'utf8' });
+    assert.equal(s.status, 0, s.stderr);
+  }
 });
 after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });

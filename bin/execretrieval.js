@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// The front end answers --help, --version and an unknown command from a plain-JS table, without loading tsx,
-// commander or any SDK (under 0.1 s); a known command runs through tsx's loader (no build step between an edit
-// and a run), importing only that command's module (cli/entry.ts).
-import { PROGRAM, route, topLevelHelp } from '../cli/commandTable.js';
+// The front end answers --help (every command's page, from cli/helpPages.json), --version and an unknown command
+// from plain JS, without loading tsx, commander or any SDK (under 0.1 s); a known command runs through tsx's
+// loader (no build step between an edit and a run), importing only that command's module (cli/entry.ts).
+import { readFileSync } from 'node:fs';
+import { PROGRAM, helpPageKey, route, topLevelHelp } from '../cli/commandTable.js';
 
 const r = route(process.argv.slice(2));
+const pages = r.kind === 'load' ? JSON.parse(readFileSync(new URL('../cli/helpPages.json', import.meta.url), 'utf8')) : {};
+const page = r.kind === 'load' ? helpPageKey(r.args, pages) : null;
 if (r.kind === 'help') process.stdout.write(`${topLevelHelp()}\n`);
+else if (page !== null) process.stdout.write(pages[page]);
 else if (r.kind === 'version') process.stdout.write(`${PROGRAM.version}\n`);
 else if (r.kind === 'usage') {
   process.stderr.write(`error: ${r.message}\n`);

@@ -7,6 +7,7 @@
 export const COMMAND_TABLE = [
   { name: 'run', summary: 'Build → embed → score → report in one go (each step is also its own command)', module: 'run.ts', register: 'registerRun' },
   { name: 'doctor', summary: 'Check everything a run needs here, each problem with its fix', module: 'doctor.ts', register: 'registerDoctor' },
+  { name: 'bootstrap', summary: 'Install the Python venv (temporal binary) and local models: once, after npm install -g', module: 'bootstrap.ts', register: 'registerBootstrap' },
   { name: 'runs', summary: 'List the runs under runs/: kind, status, stages done, last change', module: 'runs.ts', register: 'registerRuns' },
   { name: 'configs', summary: 'List embedding configurations and whether each can run here', module: 'configs.ts', register: 'registerConfigs' },
   { name: 'import', summary: 'Convert tasks (JSONL, MBPP, release) to the task schema or the release format', module: 'import.ts', register: 'registerImport' },
@@ -57,6 +58,20 @@ export function topLevelHelp() {
     `\`${PROGRAM.name} <command> --help\` lists a command's options. Exit codes: 0 done, 1 failed or records`,
     'rejected, 2 bad option or name, 3 no task accepted, 4 generation unfinished, 5 infrastructure fault.',
   ].join('\n');
+}
+
+/**
+ * The help page that `args` ask for (`score --help`, `repo index -h`): its key in `pages` (cli/helpPages.json,
+ * rendered from the commands by cli/helpPages.ts), or null when they ask for none or it has no page. A `--help`
+ * after `--` is an argument, not the flag.
+ */
+export function helpPageKey(args, pages) {
+  const end = args.indexOf('--');
+  const flags = end < 0 ? args : args.slice(0, end);
+  if (!flags.includes('--help') && !flags.includes('-h')) return null;
+  const [cmd, sub] = args;
+  if (sub !== undefined && Object.hasOwn(pages, `${cmd} ${sub}`)) return `${cmd} ${sub}`;
+  return Object.hasOwn(pages, cmd) ? cmd : null;
 }
 
 /** Edit distance (insertions, deletions, substitutions), for "did you mean". */

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { CommandRow } from './commandTable.js';
 import { programShell, reportError } from './shell.ts';
 import { addRebuildCacheFlag } from './rebuildCache.ts';
+import { addVerbosityFlags } from './verbosity.ts';
 
 /** Registers the one command `row` names on a fresh program. */
 export async function programFor(row: CommandRow): Promise<Command> {
@@ -14,6 +15,7 @@ export async function programFor(row: CommandRow): Promise<Command> {
   const mod = (await import(`./commands/${row.module}`)) as Record<string, (p: Command) => void>;
   mod[row.register](program);
   addRebuildCacheFlag(program);
+  addVerbosityFlags(program);
   return program;
 }
 

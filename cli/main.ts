@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { COMMANDS } from './commands/index.ts';
 import { addRebuildCacheFlag } from './rebuildCache.ts';
+import { addVerbosityFlags } from './verbosity.ts';
 import { programShell, reportError } from './shell.ts';
 
 /**
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
   const program = programShell();
   for (const register of COMMANDS) register(program);
   addRebuildCacheFlag(program);
+  addVerbosityFlags(program);
   return program;
 }
 

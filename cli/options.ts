@@ -7,7 +7,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EXIT_CODES } from '../activities/faults.ts';
-import { projectRoot, resolveRunDir } from '../activities/paths.ts';
+import { projectRoot, resolveRunDir, runsDir } from '../activities/paths.ts';
 import { unknownNameMessage } from './commandTable.js';
 import { CliError } from './errors.ts';
 
@@ -54,7 +54,7 @@ export function givenRun(opts: Record<string, unknown>, positional?: string): st
 
 /** The run ids under runs/ (for "did you mean"). */
 export function knownRuns(): string[] {
-  const dir = join(projectRoot(), 'runs');
+  const dir = runsDir();
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 }
@@ -88,7 +88,7 @@ export function runDirOf(run: string): string {
   if (!existsSync(dir)) {
     const runs = knownRuns();
     const hint = runs.length ? unknownNameMessage('run', run, runs).replace(/^unknown run '[^']*' /, '') : '(no runs under runs/ yet)';
-    throw new CliError(`run '${run}' not found: neither ${resolve(run)} nor ${join(projectRoot(), 'runs', run)} exists ${hint}`, EXIT_CODES.usage);
+    throw new CliError(`run '${run}' not found: neither ${resolve(run)} nor ${join(runsDir(), run)} exists ${hint}`, EXIT_CODES.usage);
   }
   return dir;
 }

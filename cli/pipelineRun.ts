@@ -12,6 +12,7 @@ import { loadClusterSettings } from '../infra/temporal/cluster.ts';
 import { EXECUTION_SETTINGS, pipelineProgressQuery, runPipeline, type PipelineProgress, type PipelineStart, type PipelineStop, type RunPipelineInput, type RunPipelineResult } from '../workflows/runPipeline.ts';
 import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
+import { counter, type Counter } from './progress.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
 import { EMBED_COORDINATOR, PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
@@ -76,9 +77,10 @@ export function exitCodeOf(err: unknown): { code: number; message: string } {
 }
 
 // A stage's later passes are its rounds (the build's: mutant rounds, each after the previous round's executions
-// ran on the exec queue), not retries of a failure.
+// ran on the exec queue), not retries of a failure. An execute step's batches are counted by a progress line with
+// its ETA (cli/progress.ts), not by a stage line per batch.
 const describe = (p: PipelineProgress) =>
-  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_done}/${p.batches_total} batches`
+  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_total} batches`
     : p.round > 1 ? `${p.stage} (${p.stage === 'build' ? 'mutant round' : 'round'} ${p.round})` : p.stage;
 
 export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPipelineResult> {
@@ -115,11 +117,18 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     // Each stage once as the workflow reaches it, and its notes (a query every second: the workflow's state, not this process's).
     let last = '';
     let printed = 0;
+    let batches: { key: string; count: Counter } | null = null;
+    const endBatches = () => batches?.count.done();
     const show = (p: PipelineProgress) => {
-      for (; printed < p.notes.length; printed++) process.stderr.write(`== ${p.notes[printed]}\n`);
       const line = describe(p);
+      if (line !== last) endBatches();
+      for (; printed < p.notes.length; printed++) process.stderr.write(`== ${p.notes[printed]}\n`);
       if (line !== last && p.stage !== 'start' && p.stage !== 'done') process.stderr.write(`== ${line}\n`);
       last = line;
+      if (p.batches_total && p.stage.includes('execute')) {
+        if (batches?.key !== line) batches = { key: line, count: counter('   executing: batches') };
+        batches.count(p.batches_done, p.batches_total);
+      }
     };
     // One query at a time, and none left in flight when the connection closes (grpc-js throws from a timer then).
     let inflight: Promise<void> | null = null;
@@ -129,6 +138,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
       const input: RunPipelineInput = { queues, ...settings, ...(s.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, s.runDir) }) };
       const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [input] }, (id) => `continuing the run already in flight (${id})`);
       await handle();
+      endBatches();
       return result;
     } catch (err) {
       if (err instanceof WorkflowFailedError) {

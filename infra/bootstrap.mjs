@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// Installs what is not an npm package into the project, idempotently: the Python venv (.venv/) with pinned
-// packages, then every step in infra/bootstrap/*.mjs in name order (each exports `name` and `run(ctx)`).
-// Plain JavaScript so it runs before anything else is set up.
+// Installs what is not an npm package, idempotently: the Python venv with pinned packages, then every step in
+// infra/bootstrap/*.mjs in name order (each exports `name` and `run(ctx)`). Plain JavaScript so it runs before
+// anything else is set up. Where things go (infra/home.js): a checkout's .venv/ and .execretrieval/; an installed
+// package's EXECRETRIEVAL_HOME (default ~/.execretrieval), which `execretrieval bootstrap` runs this for.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { homeLayout } from './home.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const venv = join(root, '.venv');
+const { venv, state } = homeLayout(root);
 const venvPython = join(venv, 'bin', 'python');
 const quiet = process.argv.includes('--quiet');
 // --tests: also the steps only the test suite needs (marked `testsOnly`), e.g. Chromium for the browser test.
@@ -38,7 +40,7 @@ function basePython() {
 function ensureVenv() {
   if (!existsSync(venvPython)) {
     const py = basePython();
-    log(`creating .venv with ${py}`);
+    log(`creating ${venv} with ${py}`);
     run(py, ['-m', 'venv', venv]);
   }
   const reqFile = join(root, 'infra', 'requirements.txt');
@@ -62,7 +64,6 @@ function verifyTemporal() {
  * base interpreter lies outside it and is checked again at start (activities/python/interpreter.ts).
  */
 function recordPython() {
-  const state = join(root, '.execretrieval');
   mkdirSync(state, { recursive: true });
   const base = run(venvPython, ['-c', 'import sys; print(getattr(sys, "_base_executable", sys.executable))']).trim();
   writeFileSync(join(state, 'python.json'), JSON.stringify({ python: base, venvPython: relative(root, venvPython) }, null, 2) + '\n');
@@ -72,7 +73,7 @@ ensureVenv();
 verifyTemporal();
 recordPython();
 const stepsDir = join(root, 'infra', 'bootstrap');
-const ctx = { root, venv, venvPython, log, run, allModels };
+const ctx = { root, state, venv, venvPython, log, run, allModels };
 for (const file of readdirSync(stepsDir).filter((f) => f.endsWith('.mjs')).sort()) {
   const step = await import(pathToFileURL(join(stepsDir, file)).href);
   if (step.testsOnly && !forTests) continue;

@@ -4,7 +4,7 @@
  * do the tests (with unique queue names and, where a test needs it, their own activity providers).
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { bundleWorkflowCode, DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundle, type WorkflowBundleOption } from '@temporalio/worker';
 import { IllegalStateError } from '@temporalio/common';
@@ -46,7 +46,24 @@ export interface RunningWorkers {
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
   // The SDK's webpack output is chatty at info level; warnings and errors still surface.
   const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger, webpackConfigHook: compileOwnTypeScript });
+}
+
+/**
+ * The SDK's webpack rule compiles .ts files except under node_modules; an installed CLI (`npm install -g`) lives
+ * under node_modules itself, and its workflows then failed to bundle ("Module parse failed"). Our own files
+ * compile wherever the package is; its dependencies' stay excluded.
+ */
+export function compileOwnTypeScript<C extends { module?: { rules?: unknown[] } }>(config: C): C {
+  for (const rule of config.module?.rules ?? []) {
+    const r = rule as { test?: unknown; exclude?: unknown };
+    if (String(r.test) !== String(/\.ts$/)) continue;
+    r.exclude = (path: string) => {
+      const rel = relative(PROJECT_ROOT, path);
+      return rel.startsWith('..') ? path.split(sep).includes('node_modules') : rel.split(sep).includes('node_modules');
+    };
+  }
+  return config;
 }
 
 /**

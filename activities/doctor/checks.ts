@@ -9,7 +9,7 @@ import { loadRegistry } from '../embeddings/configs.ts';
 import { apiKeyEnv, availability } from '../embeddings/availability.ts';
 import { listServers } from '../embeddings/serverModels.ts';
 import { defaultCachePath, openOracle } from '../exec/oracle.ts';
-import { embeddingCachePath, modelRoot, projectRoot, stateDir } from '../paths.ts';
+import { embeddingCachePath, modelRoot, projectRoot, stateDir, venvDir } from '../paths.ts';
 import { pythonExecutable } from '../python/interpreter.ts';
 import { verifyCache } from '../storage/cacheRepair.ts';
 import { repairCommand } from '../faults.ts';
@@ -28,7 +28,7 @@ export interface Check {
   fix?: string;
 }
 
-const BOOTSTRAP = 'node infra/bootstrap.mjs';
+const BOOTSTRAP = 'execretrieval bootstrap';
 
 function runtimeChecks(): Check[] {
   const out: Check[] = [];
@@ -53,7 +53,7 @@ async function temporalChecks(env: NodeJS.ProcessEnv): Promise<Check[]> {
     return [{ area: 'temporal', name: 'cluster', status: 'fail', detail: (e as Error).message, fix: 'fix the temporal.toml profile or the TEMPORAL_* variables named' }];
   }
   if (target.address) return [await clusterCheck(target)];
-  const bin = join(projectRoot(), '.venv', 'bin', 'temporal');
+  const bin = join(venvDir(), 'bin', 'temporal');
   const out: Check[] = [];
   try {
     out.push({ area: 'temporal', name: 'binary', status: 'ok', detail: `${bin}: ${execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()}` });

@@ -22,11 +22,11 @@ export function queueChecks(checks: readonly Check[], runnable: readonly string[
       ? { area: 'queues', name: 'default', status: 'fail', detail: `workflows only; lacks ${python.join('; ')} (the run's coordinator builds and scores with it)`, fix: 'install Python >= 3.10, or set EXECRETRIEVAL_PYTHON' }
       : { area: 'queues', name: 'default', status: 'ok', detail: 'workflows, and a run\'s coordinator (build attempts, scoring, the report)' },
     exec.length
-      ? { area: 'queues', name: 'exec', status: 'fail', detail: `lacks ${exec.join('; ')}`, fix: 'node infra/bootstrap.mjs' }
+      ? { area: 'queues', name: 'exec', status: 'fail', detail: `lacks ${exec.join('; ')}`, fix: 'execretrieval bootstrap' }
       : { area: 'queues', name: 'exec', status: 'ok', detail: `sandboxed executions${passing(checks, 'layers') ? ` (${checks.find((c) => c.name === 'layers')!.detail.split(';')[0]})` : ''}` },
     runnable.length
       ? { area: 'queues', name: 'embed', status: 'ok', detail: `${runnable.length} embedding configuration(s): ${runnable.slice(0, 4).join(', ')}${runnable.length > 4 ? ', …' : ''}` }
-      : { area: 'queues', name: 'embed', status: 'warn', detail: 'lacks every embedding configuration (no local model, key or server here)', fix: 'node infra/bootstrap.mjs for the local models, or set a provider key / EXECRETRIEVAL_EMBED_BASE_URL' },
+      : { area: 'queues', name: 'embed', status: 'warn', detail: 'lacks every embedding configuration (no local model, key or server here)', fix: 'execretrieval bootstrap for the local models, or set a provider key / EXECRETRIEVAL_EMBED_BASE_URL' },
     generationKeys.length
       ? { area: 'queues', name: 'llm', status: 'ok', detail: `generation with ${generationKeys.join(', ')}` }
       : { area: 'queues', name: 'llm', status: 'warn', detail: 'lacks a generation key (`generate` only; `run` does not use this queue)', fix: 'export OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY' },

@@ -107,7 +107,7 @@ export function availability(config: EmbeddingConfig, penv: ProviderEnv): Availa
       const missing = localModelFiles(config).filter((f) => !existsSync(join(dir, f)));
       if (!missing.length) return { ok: true, detail: `weights in ${dir}` };
       const why = bootstrapReason(dir);
-      return { ok: false, detail: why ? `package not installed: ${why}` : `weights missing in ${dir}: ${missing.join(', ')} (run: node infra/bootstrap.mjs --all-models)` };
+      return { ok: false, detail: why ? `package not installed: ${why}` : `weights missing in ${dir}: ${missing.join(', ')} (run: execretrieval bootstrap --all-models)` };
     }
   }
 }

@@ -20,6 +20,7 @@ import { runGate } from '../gate/gate.ts';
 import { faultStrict } from '../exec/faultStrict.ts';
 import type { Oracle, SandboxLayers } from '../exec/types.ts';
 import { scoreRun } from '../scoring/scoreRun.ts';
+import { headlineText } from '../../core/report/headline.ts';
 import { writeReport } from '../scoring/writeReport.ts';
 import { scoringDir } from '../scoring/scoringFiles.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
@@ -78,6 +79,8 @@ export interface ScoreStageOutput {
   executions: { pairs: number; cached: number; not_defined: number };
   files: Record<string, string>;
   report: { md: string; html: string };
+  /** The report's headline as text (core/report/headline.ts), which `run` prints before the report's path. */
+  headline?: string;
 }
 
 /** `resumed`: the attempt continued the previous one where it was (same worker), not from the start. */
@@ -257,6 +260,7 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
             executions: { pairs: manifest.executions.pairs, cached: manifest.executions.cached, not_defined: manifest.executions.not_defined },
             files: hashFiles([join(scoringDir(input.runDir), 'manifest.json'), ...report.files]),
             report: { md: join(report.dir, 'report.md'), html: join(report.dir, 'report.html') },
+            headline: headlineText(report.stats),
           },
         };
       });

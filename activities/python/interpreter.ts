@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { projectRoot } from '../paths.ts';
+import { layout, projectRoot, venvDir } from '../paths.ts';
 
 let cached: string | undefined;
 
@@ -10,9 +10,9 @@ interface Recorded {
   venvPython?: string;
 }
 
-/** What bootstrap recorded in .execretrieval/python.json ({} when absent or unreadable). */
-function recorded(root: string): Recorded {
-  const file = join(root, '.execretrieval', 'python.json');
+/** What bootstrap recorded in <state>/python.json ({} when absent or unreadable). */
+function recorded(): Recorded {
+  const file = join(layout().state, 'python.json');
   if (!existsSync(file)) return {};
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Recorded;
@@ -42,7 +42,7 @@ export function pythonExecutable(): string {
   if (cached) return cached;
   const fromEnv = process.env.EXECRETRIEVAL_PYTHON;
   if (fromEnv) return (cached = fromEnv);
-  const { python } = recorded(projectRoot());
+  const { python } = recorded();
   if (python && existsSync(python)) return (cached = python);
   const venv = venvPythonExecutable();
   const [exe, script] = existsSync(venv)
@@ -59,7 +59,7 @@ export function pythonExecutable(): string {
  */
 export function venvPythonExecutable(): string {
   const root = projectRoot();
-  const own = ownVenvPath(root, recorded(root).venvPython);
+  const own = ownVenvPath(root, recorded().venvPython);
   if (own && existsSync(own)) return own;
-  return join(root, '.venv', 'bin', 'python');
+  return join(venvDir(), 'bin', 'python');
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { repositoryName } from '../../core/repo/repoName.ts';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Field, List, Table, Utf8, tableFromArrays, vectorFromArray, type Vector } from 'apache-arrow';
@@ -115,7 +116,7 @@ export function writeRunOutput(dir: string, out: EvalRunOutput, manifest: IndexM
   writeFileAtomic(
     join(dir, 'report.html'),
     renderReport({
-      title: `Repository retrieval evaluation — ${manifest.repository}`,
+      title: `Repository retrieval evaluation — ${repositoryName(manifest.repository)} @ ${manifest.revision.slice(0, 12)}`,
       meta: { revision: manifest.revision, 'index build': manifest.index_build_id, chunker: manifest.chunker_version, evaluator: EVALUATOR_VERSION, embedder: manifest.embedder?.config_id ?? 'none', 'code as plain text': codeAsText(manifest) },
       aggregates: out.aggregates,
       results: out.results,

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { ExecCache } from '../../activities/exec/cache.ts';
 import { defaultCachePath } from '../../activities/exec/oracle.ts';
@@ -12,7 +12,8 @@ export function registerCache(program: Command): void {
   cache
     .command('stats')
     .description('number of cached (code, suite) executions')
-    .option('--path <file>', 'cache file', defaultCachePath())
+    .addHelpText('after', '\nExample:\n  $ execretrieval cache stats --json')
+    .addOption(new Option('--path <file>', 'cache file').default(defaultCachePath(), 'the execution cache, <state>/exec-cache.sqlite'))
     .option('--json', 'print JSON')
     .action((opts: { path: string; json?: boolean }) => {
       const c = new ExecCache(opts.path);
@@ -24,7 +25,7 @@ export function registerCache(program: Command): void {
     .command('export')
     .description('write every cached execution that verifies to Parquet (key, runner_version, outcomes_json, n_tests, n_pass, wall_ms, created_at); rows that fail their checksum are skipped and counted')
     .argument('<out>', 'output .parquet file')
-    .option('--path <file>', 'cache file', defaultCachePath())
+    .addOption(new Option('--path <file>', 'cache file').default(defaultCachePath(), 'the execution cache, <state>/exec-cache.sqlite'))
     .action((out: string, opts: { path: string }) => {
       const c = new ExecCache(opts.path);
       const { written, skipped } = c.exportParquet(out);

@@ -11,6 +11,7 @@ export function registerCompare(program: Command): void {
   const cmd = program
     .command('compare')
     .description('Print the pairwise rows of two configurations (difference A − B with its paired-bootstrap interval; McNemar b, c, p and Holm p for exec@k)')
+    .addHelpText('after', '\nExample:\n  $ execretrieval compare --run default bm25 local-static-64')
     .argument('<a>', 'configuration A')
     .argument('<b>', 'configuration B')
     .argument('[extra]', 'the old form <run> <a> <b> (deprecated: use --run)');

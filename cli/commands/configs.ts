@@ -11,6 +11,7 @@ export function registerConfigs(program: Command): void {
   program
     .command('configs')
     .description('List embedding configurations and whether each can run here (weights present, API key or server set)')
+    .addHelpText('after', '\nExample:\n  $ execretrieval configs --json')
     .option('--config-file <file...>', 'extra registry files merged after ours and .execretrieval/embedding-configs.json')
     .option('--json', 'print JSON')
     .action(async (opts: { configFile?: string[]; json?: boolean }) => {

@@ -11,6 +11,7 @@ export function registerEmbed(program: Command): void {
   const cmd = program
     .command('embed')
     .description('Embed a built benchmark (queries + corpus) under each configuration: matrices in <run>/embeddings/<config_id>/{queries,corpus}.{arrow,parquet}, report in <run>/embeddings/report.json')
+    .addHelpText('after', '\nExample:\n  $ execretrieval embed --run default --configs local-static-64   # cached texts are not embedded again')
     .argument('[run]', 'deprecated: use --run');
   addRunOption(cmd, 'run id or runs/<id> (its benchmark in <run>/ or <run>/benchmark/)')
     .option('--configs <ids>', 'comma-separated configuration ids (default: every configuration that can run here is tried; the rest are reported)')

@@ -20,6 +20,7 @@ import { registerAudit } from './audit.ts';
 import { registerUi } from './ui.ts';
 import { registerRuns } from './runs.ts';
 import { registerDoctor } from './doctor.ts';
+import { registerBootstrap } from './bootstrap.ts';
 import { registerServeEmbeddings } from './serveEmbeddings.ts';
 
 /** Every subcommand registers itself here, one line each. */
@@ -33,6 +34,6 @@ export const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerScore, registerReport, registerCompare, registerCompareRuns,
   registerEmbed, registerSimilarity, registerConfigs,
   registerGenerate, registerAudit,
-  registerUi, registerRuns, registerDoctor,
+  registerUi, registerRuns, registerDoctor, registerBootstrap,
   registerServeEmbeddings,
 ];

@@ -10,6 +10,7 @@ export function registerReport(program: Command): void {
   const cmd = program
     .command('report')
     .description('Rebuild the report (summary.json, pairwise.parquet, report.md, report.html, BEIR/TREC exports) from a scored run; executes nothing')
+    .addHelpText('after', '\nExample:\n  $ execretrieval report --run default --replicates 1000   # runs/default/report/ again, executing nothing')
     .argument('[run]', 'deprecated: use --run');
   addRunOption(cmd)
     .option('--replicates <n>', 'bootstrap replicates', parseReplicates, 5000)

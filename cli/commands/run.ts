@@ -141,6 +141,8 @@ export function registerRun(program: Command): void {
       } else if (score) {
         console.log(`scored ${score.configs.length} configurations (${score.executions.pairs} (query, snippet) pairs: ${score.executions.not_defined} not_defined without running, ${score.executions.cached} cached)`);
         if (score.failed_configs.length) console.log(`failed: ${score.failed_configs.map((f) => f.config_id).join(', ')}`);
+        // The answer before the path to it (the report opens with the same table).
+        if (score.headline) console.log(`\n${score.headline}\n`);
         console.log(`report: ${score.report.md}, ${score.report.html}`);
       } else {
         console.log(`report: ${join(runDir, 'report')}`);

@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
-import { join } from 'node:path';
-import { projectRoot } from '../../activities/paths.ts';
+import { Option, type Command } from 'commander';
+import { join, resolve } from 'node:path';
+import { runsDir } from '../../activities/paths.ts';
 import { listRuns } from '../../activities/runStatus.ts';
 import { inFlight, readBatches } from './batchStatus.ts';
 
@@ -8,14 +8,14 @@ export function registerRuns(program: Command): void {
   program
     .command('runs')
     .description('List the runs under runs/: id, kind, status (complete, or the next stage to do), stages done, last change')
-    .option('--dir <dir>', 'where runs live', join(projectRoot(), 'runs'))
+    .addOption(new Option('--dir <dir>', 'where runs live').default(runsDir(), 'runs/ of the checkout, or of the current folder for an installed CLI'))
     .option('--json', 'print JSON')
     .addHelpText('after', '\nExample:\n  $ execretrieval runs\n  default   benchmark   complete             build embed score report   2026-12-01T09:18:44Z\n\nExit codes: 0 (also when there are no runs).')
     .action((opts: { dir: string; json?: boolean }) => {
       // Provider batches still in flight (generate --batch): requests at the provider, not yet in the ledger.
       const runs = listRuns(opts.dir).map((r) => ({ ...r, batches_in_flight: inFlight(readBatches(join(opts.dir, r.run_id))).length }));
       if (opts.json) {
-        console.log(JSON.stringify({ runs }, null, 2));
+        console.log(JSON.stringify({ dir: resolve(opts.dir), runs }, null, 2));
         return;
       }
       if (!runs.length) {

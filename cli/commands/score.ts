@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { addRunOption, checkedRegistry, checkNames, commaList, existingRunDir, parseAlpha, parseReplicates, parseSeed, parseTimeout } from '../options.ts';
 import { discoverConfigs } from '../../activities/scoring/configs.ts';
 import { DEFAULT_SEED } from '../../schemas/runConfig.ts';
-import { stderrCounter } from '../progress.ts';
+import { counter } from '../progress.ts';
 import { headlineText } from '../../core/report/headline.ts';
 import { buildLeaderboard } from '../../core/report/leaderboard.ts';
 import { formatBreakdown } from '../../core/timing/breakdown.ts';
@@ -38,7 +38,7 @@ export function registerScore(program: Command): void {
       // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
       const [{ openOracle }, { scoreRun }] = await Promise.all([import('../../activities/exec/oracle.ts'), import('../../activities/scoring/scoreRun.ts')]);
       const oracle = await openOracle({ timeoutS: opts.timeout });
-      const progress = stderrCounter('executing top-10 snippets');
+      const progress = counter('executing top-10 snippets');
       try {
         const { manifest, report, timings } = await scoreRun({
           runDir,

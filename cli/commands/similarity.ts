@@ -16,6 +16,7 @@ export function registerSimilarity(program: Command): void {
   program
     .command('similarity')
     .description('Print the cosine matrix of the given texts under one configuration (sparse dot products for a learned-sparse one; query-side invocation unless --as document)')
+    .addHelpText('after', '\nExample:\n  $ execretrieval similarity --config local-static-64 "reverse a string" "def rev(s): return s[::-1]"')
     .requiredOption('--config <id>', 'configuration id (see `execretrieval configs`)')
     .option('--as <side>', 'query | document', 'query')
     .option('--config-file <file...>', 'extra registry files')

@@ -39,8 +39,11 @@ export const PROFILES = {
    * test). One to four distractors; the distinct-subset rule only where a suite has 5 or more tests: with
    * fewer, single-edit mutants mostly fail every test (MBPP's 3 asserts, above), so the rule would cut twins
    * instead of showing that they differ. parentJudgedTests 0: a program kept whole is one child-judged test.
+   * Function names may repeat: public check-program benchmarks have different tasks named `add`, `solve`,
+   * `sort_array` (six were rejected for it alone, issue 38); scoring runs every retrieved snippet that defines the
+   * query's function against the query's tests, whichever task it came from.
    */
-  check: { name: 'check', distractors: { min: 1, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, distinctSubsetsMinTests: 5, uniqueFunctionNames: true, parentJudgedTests: { min: 0 } },
+  check: { name: 'check', distractors: { min: 1, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, distinctSubsetsMinTests: 5, uniqueFunctionNames: false, parentJudgedTests: { min: 0 } },
   /** Tasks before distractors exist (curated sources, registries): the gate's canonical stages only. */
   canonical: { name: 'canonical', distractors: { min: 0, max: 4 }, tests: { min: 1, max: 100 }, restrictBugTypes: true, distinctFailureSubsets: true, uniqueFunctionNames: true, parentJudgedTests: { min: 1 } },
 } as const satisfies Record<string, GateProfile>;

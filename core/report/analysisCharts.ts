@@ -4,7 +4,7 @@ import type { ResolutionRow } from './resolution.ts';
 import type { SecondStageRow } from './secondStage.ts';
 import type { EditPositionRow } from './editPosition.ts';
 import { escapeHtml, fmt } from './format.ts';
-import { labelWidth } from './svg.ts';
+import { labelWidth, svgOpen } from './svg.ts';
 
 /**
  * Inline SVG plots of the four analyses (density scaling, rank resolution, second stage, edit position), as
@@ -14,7 +14,6 @@ import { labelWidth } from './svg.ts';
  * and check the geometry against the tables. Missing values (NaN: deception with no twin kept) are not drawn.
  */
 
-const FONT = 'font-family="system-ui, sans-serif" font-size="12"';
 const SERIES_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#76b7b2'];
 const r1 = (v: number) => v.toFixed(1);
 const finite = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -63,7 +62,7 @@ export function levelLines(id: string, title: string, xs: readonly number[], xTi
   const H = top + h + 44;
   const x = (i: number) => left + (xs.length === 1 ? w / 2 : (i * w) / (xs.length - 1));
   const y = (v: number) => top + (1 - Math.max(0, Math.min(1, v))) * h;
-  const p: string[] = [`<svg data-chart="${escapeHtml(id)}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" ${FONT}>`];
+  const p: string[] = [svgOpen(`data-chart="${escapeHtml(id)}"`, W, H)];
   p.push(`<text x="${left}" y="14" font-weight="600">${escapeHtml(title)}</text>`, legend(series.map((s) => s.name), left, 32));
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     p.push(`<line data-tick-y="${t}" x1="${left}" x2="${left + w}" y1="${r1(y(t))}" y2="${r1(y(t))}" stroke="#e3e3e3"/><text x="${left - 6}" y="${r1(y(t) + 4)}" text-anchor="end">${t}</text>`);
@@ -107,7 +106,7 @@ export function dotRows(id: string, rows: readonly DotRow[], seriesNames: readon
   const H = plotBottom + 44;
   const x = (v: number) => labelW + ((Math.max(axis.lo, Math.min(axis.hi, v)) - axis.lo) / (axis.hi - axis.lo || 1)) * plotW;
   const legendW = labelW + seriesNames.reduce((a, n) => a + 24 + n.length * 7, 0);
-  const p: string[] = [`<svg data-chart="${escapeHtml(id)}" xmlns="http://www.w3.org/2000/svg" width="${Math.max(legendW, labelW + plotW + noteW)}" height="${H}" ${FONT}>`];
+  const p: string[] = [svgOpen(`data-chart="${escapeHtml(id)}"`, Math.max(legendW, labelW + plotW + noteW), H)];
   p.push(legend(seriesNames, labelW, 16));
   for (const t of niceTicks(axis.lo, axis.hi)) {
     p.push(`<line data-tick-x="${t}" x1="${r1(x(t))}" x2="${r1(x(t))}" y1="${top - 4}" y2="${plotBottom}" stroke="${t === 0 && axis.zero ? '#777' : '#e3e3e3'}"/><text x="${r1(x(t))}" y="${plotBottom + 15}" text-anchor="middle">${t}</text>`);

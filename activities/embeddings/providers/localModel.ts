@@ -11,7 +11,7 @@ export function requireLocalModel(config: EmbeddingConfig, penv: ProviderEnv): s
   const dir = localModelDir(config, penv);
   for (const f of localModelFiles(config)) {
     if (!existsSync(join(dir, f))) {
-      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: node infra/bootstrap.mjs --all-models)`);
+      throw new ProviderUnavailableError(config.config_id, `local model file ${join(dir, f)} is missing (run: execretrieval bootstrap --all-models)`);
     }
   }
   return dir;

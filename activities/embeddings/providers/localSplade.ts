@@ -28,7 +28,7 @@ export async function createLocalSpladeProvider(config: EmbeddingConfig, penv: P
       if (texts.length === 0) return { vectors: [], tokens: 0 };
       const inputs = tokenizeTruncated(tokenizer, texts, maxLength);
       const out = (await model(inputs)) as { sparse_weights?: Tensor };
-      if (!out.sparse_weights) throw new ProviderUnavailableError(config.config_id, `${dir}/onnx/model.onnx has no sparse_weights output (re-run: node infra/bootstrap.mjs)`);
+      if (!out.sparse_weights) throw new ProviderUnavailableError(config.config_id, `${dir}/onnx/model.onnx has no sparse_weights output (re-run: execretrieval bootstrap)`);
       const [n, vocab] = out.sparse_weights.dims;
       const data = out.sparse_weights.data as Float32Array;
       const vectors = Array.from({ length: n }, (_, i) => {

@@ -2,7 +2,7 @@
 // TypeScript) where the sandbox's read-only view shows it, and the Go toolchain. Neither comes from a package
 // registry here: this step names what is missing (a warning: only that language's tasks need it) and, with Go
 // present, compiles the harness's and the usual candidates' standard packages once into the oracle's build cache
-// (.execretrieval/go-build), so the first Go build pays the link only (~0.3 s instead of ~20 s).
+// (<state>/go-build, as activities/exec/callsBuild.ts's goCacheDir), so the first Go build pays the link only (~0.3 s instead of ~20 s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +10,11 @@ import { join } from 'node:path';
 
 export const name = 'toolchains (node, go)';
 
-export async function run({ root, log }) {
+export async function run({ root, state, log }) {
   const node = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p));
   log(node ? `node for JavaScript/TypeScript tasks: ${node}` : 'WARNING: no node under /usr/bin or /usr/local/bin: JavaScript/TypeScript tasks cannot run (install Node >= 20 into /usr)');
   const go = process.env.EXECRETRIEVAL_GO ?? 'go';
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), GOCACHE: process.env.EXECRETRIEVAL_GOCACHE ?? join(root, '.execretrieval', 'go-build'), GOPROXY: 'off', GOFLAGS: '-mod=mod', GOWORK: 'off', GOTOOLCHAIN: 'local', GOTELEMETRY: 'off', CGO_ENABLED: '0' };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), GOCACHE: process.env.EXECRETRIEVAL_GOCACHE ?? join(process.env.EXECRETRIEVAL_STATE_DIR ?? state, 'go-build'), GOPROXY: 'off', GOFLAGS: '-mod=mod', GOWORK: 'off', GOTOOLCHAIN: 'local', GOTELEMETRY: 'off', CGO_ENABLED: '0' };
   let version;
   try {
     version = execFileSync(go, ['version'], { encoding: 'utf8', env }).trim();

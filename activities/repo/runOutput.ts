@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { repositoryName } from '../../core/repo/repoName.ts';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { Field, List, Table, Utf8, tableFromArrays, vectorFromArray, type Vector } from 'apache-arrow';
+import { Field, Float64, List, Table, Utf8, tableFromArrays, vectorFromArray, type Vector } from 'apache-arrow';
 import type { CaseResult, Chunk, IndexManifest } from '../../schemas/repoIndex.ts';
 import { renderReport } from '../../core/repo/report.ts';
 import { writeFileAtomic, writeJsonAtomic } from '../storage/atomic.ts';
@@ -35,7 +35,12 @@ export function resultsTable(results: readonly CaseResult[]) {
   // List-valued fields are Arrow lists of strings (JSON text before 2026-12-02): DuckDB's list functions, pandas
   // and polars read them as lists, with no json parsing per row.
   const list = (f: (r: CaseResult) => string[]) => vectorFromArray(col(f), new List(new Field('item', new Utf8(), false)));
-  const lists: Record<string, Vector> = {
+  // NULL where there is none, not NaN: DuckDB's avg and pandas' mean skip NULLs, one NaN makes the mean NaN.
+  const nullable = (f: (r: CaseResult) => number | null | undefined) => vectorFromArray(col((r) => f(r) ?? null), new Float64());
+  const typed: Record<string, Vector> = {
+    first_relevant_rank: nullable((r) => r.first_relevant_rank),
+    context_lines: nullable((r) => r.context_lines),
+    context_tokens: nullable((r) => r.context_tokens),
     missing_group_ids: list((r) => r.missing_group_ids),
     forbidden_chunk_ids: list((r) => r.forbidden_chunk_ids),
     revision_mismatches: list((r) => r.revision_mismatches),
@@ -56,18 +61,18 @@ export function resultsTable(results: readonly CaseResult[]) {
     passed: col((r) => r.passed),
     required_evidence: col((r) => r.required_evidence),
     hit: col((r) => r.hit),
-    first_relevant_rank: Float64Array.from(col((r) => r.first_relevant_rank ?? NaN)),
+    first_relevant_rank: Float64Array.of(), // placeholders for their place: the nullable columns above
     reciprocal_rank: Float64Array.from(col((r) => r.reciprocal_rank)),
     group_recall: Float64Array.from(col((r) => r.group_recall)),
     diagnosis: col((r) => r.diagnosis),
-    context_lines: Float64Array.from(col((r) => r.context_lines ?? NaN)),
-    context_tokens: Float64Array.from(col((r) => r.context_tokens ?? NaN)),
+    context_lines: Float64Array.of(),
+    context_tokens: Float64Array.of(),
   });
   // The columns in their documented order: the lists after group_recall, final_context_ids after diagnosis.
   const order: string[] = flat.schema.fields.map((f) => f.name);
   order.splice(order.indexOf('group_recall') + 1, 0, 'missing_group_ids', 'forbidden_chunk_ids', 'revision_mismatches');
   order.splice(order.indexOf('diagnosis') + 1, 0, 'final_context_ids');
-  return new Table(Object.fromEntries(order.map((n) => [n, lists[n] ?? (flat as Table).getChild(n)!])));
+  return new Table(Object.fromEntries(order.map((n) => [n, typed[n] ?? (flat as Table).getChild(n)!])));
 }
 
 /** A JSONL file's text exactly as written (hashed and written from the same string). */

@@ -6,8 +6,9 @@ import { digitsFor, fmt, fmtCi } from './format.ts';
  * tie-aware exec@1_ta (best first; exact ties by the hash-order exec@1, then by config id), and ranx-style
  * significance letters: each configuration gets a letter by its place in the sorted table, and a value carries
  * the letters of the configurations it beats on that exec@k counting settled outcomes only (exact McNemar over
- * queries whose outcome no tie order can change, Holm-adjusted, p_holm < alpha, and a paired-bootstrap interval
- * of the tie-aware difference that excludes 0; core/stats/stablePairwise.ts). The first row is marked the winner only when it beats every other row so
+ * queries whose outcome no tie order can change, or the paired bootstrap of the tie-aware values where too few
+ * are settled for McNemar to decide; Holm-adjusted, p_holm < alpha, and a paired-bootstrap interval of the
+ * tie-aware difference that excludes 0; core/stats/stablePairwise.ts). The first row is marked the winner only when it beats every other row so
  * (headlineVerdict); otherwise the report says there is no clear winner. Why not the hash-order exec@1: a
  * retriever that ties many canonicals with their twins (BM25) gets exec@1 from the tie-break's toss (issue 28).
  * The hash-order columns stay, as what a production system returns.
@@ -124,7 +125,24 @@ export function headlineNote(s: StatisticsResult): string {
   return (
     `Sorted by the tie-aware exec@1_ta; ${verdict}` +
     `Letters: each configuration's letter (a = first row); a superscript lists the configurations it beats on that exec@k, ` +
-    `counting only queries whose outcome no tie order can change (exact McNemar, Holm-adjusted across all pairs, p < ${s.settings.alpha}).`
+    `counting only queries whose outcome no tie order can change (exact McNemar, Holm-adjusted across all pairs, p < ${s.settings.alpha}).` +
+    undecidedNote(s)
+  );
+}
+
+/**
+ * The pairs whose settled outcomes were too few for McNemar to decide (core/stats/stablePairwise.ts), named with
+ * why, and the test that decided them instead: a leader that ties many canonicals must not read as "not
+ * separated" for want of settled queries.
+ */
+function undecidedNote(s: StatisticsResult): string {
+  const rows = (s.stable ?? []).filter((r) => r.metric === WINNER_METRIC && r.test === 'paired_bootstrap_ta');
+  if (!rows.length) return '';
+  const pairs = rows.map((r) => `${r.config_a} vs ${r.config_b} (${(r.b ?? 0) + (r.c ?? 0)} settled discordant, ${r.unsettled} unsettled)`);
+  return (
+    ` McNemar cannot decide ${rows.length === 1 ? 'one pair' : `${rows.length} pairs`} on ${WINNER_METRIC}: 5 or fewer queries where one ` +
+    `surely passes and the other surely fails, and no split of so few reaches p < ${s.settings.alpha} (${pairs.join('; ')}). ` +
+    `${rows.length === 1 ? 'It was' : 'They were'} tested on the tie-aware per-query values instead (paired bootstrap of the mean difference, same Holm family).`
   );
 }
 

@@ -1,6 +1,6 @@
 import { holmAdjust } from './holm.ts';
 import { mcnemarExact } from './mcnemar.ts';
-import { pairedBootstrapDifference } from './paired_bootstrap.ts';
+import { pairedBootstrapDifference, pairedBootstrapP } from './paired_bootstrap.ts';
 import type { PairwiseRow, PairwiseSource } from './pairwise.ts';
 
 /**
@@ -11,10 +11,25 @@ import type { PairwiseRow, PairwiseSource } from './pairwise.ts';
  * reverse. Queries where either outcome is unsettled count for neither side (`unsettled`), so no conclusion
  * rests on which tied snippet a hash put first. The interval is the paired-bootstrap difference of the tie-aware
  * means. Holm's correction per metric across all pairs, as in pairwise.ts.
+ *
+ * A pair McNemar cannot decide: with n = b + c settled discordant queries the smallest p it can give is
+ * 2 · 0.5^n, so with n ≤ 5 (alpha 0.05) it cannot reject whatever the data say; a tie-heavy retriever leaves
+ * exactly that (issue 37: BM25 vs the static model, b = c = 0 with 41 queries unsettled, while the tie-aware
+ * difference's interval was [0.072, 0.135]). Such a pair is tested on the tie-aware per-query values instead:
+ * the paired-bootstrap p-value of their mean difference (pairedBootstrapP, the interval's own replicates), in
+ * the same Holm family. `test` says which one decided the row.
  */
+export type StableTest = 'mcnemar_settled' | 'paired_bootstrap_ta';
+
 export interface StableRow extends PairwiseRow {
   /** Queries where at least one of the two outcomes depends on the tie order (left out of b and c). */
   unsettled: number;
+  test: StableTest;
+}
+
+/** Whether the exact McNemar test could reject at `alpha` with `n` discordant pairs (its smallest p is 2 · 0.5^n). */
+export function mcnemarCanDecide(n: number, alpha: number): boolean {
+  return Math.min(1, 2 * 0.5 ** n) < alpha;
 }
 
 /** Discordant counts over settled outcomes only (values exactly 0 or 1), and how many queries were unsettled. */
@@ -47,7 +62,9 @@ export function stablePairwise(configs: readonly string[], metrics: readonly str
         const d = pairedBootstrapDifference(va, vb, src.replicates(a, metric), src.replicates(b, metric), alpha);
         const dc = settledDiscordant(src.binary(a, metric), src.binary(b, metric));
         const mc = mcnemarExact(dc.b, dc.c);
-        rows.push({ metric, config_a: a, config_b: b, value_a: va, value_b: vb, diff: d.diff, ci_low: d.ci_low, ci_high: d.ci_high, b: mc.b, c: mc.c, p_value: mc.p_value, p_holm: null, unsettled: dc.unsettled });
+        const test: StableTest = mcnemarCanDecide(dc.b + dc.c, alpha) ? 'mcnemar_settled' : 'paired_bootstrap_ta';
+        const p = test === 'mcnemar_settled' ? mc.p_value : pairedBootstrapP(src.replicates(a, metric), src.replicates(b, metric));
+        rows.push({ metric, config_a: a, config_b: b, value_a: va, value_b: vb, diff: d.diff, ci_low: d.ci_low, ci_high: d.ci_high, b: mc.b, c: mc.c, p_value: p, p_holm: null, unsettled: dc.unsettled, test });
       }
     }
     const family = rows.slice(first);

@@ -81,3 +81,22 @@ test('leaders that are not separated: no clear winner, and the close ones are na
   // Without tie-stable comparisons (a result built before them) nobody is crowned.
   assert.equal(headlineVerdict({ ...s, stable: undefined }).winner, null);
 });
+
+test('a tie-heavy leader with no settled discordant query is decided on its tie-aware values, and the note says so', () => {
+  // Issue 37: "tied" ties its canonical at rank 1 on every query (exec@1_ta 0.8 each, never settled), so McNemar on
+  // settled outcomes has b = c = 0 against "static" (0.2 on q0..q19, 0 after) and could never separate them,
+  // though every bootstrap replicate puts "tied" ahead.
+  const tied: ConfigScores = { config_id: 'tied', queries: Array.from({ length: N }, (_, i) => q(i, 1, 0.8)) };
+  const stat: ConfigScores = { config_id: 'static', queries: Array.from({ length: N }, (_, i) => q(i, 0, i < 20 ? 0.2 : 0)) };
+  const s = computeStatistics([tied, stat], settings);
+  const row = s.stable!.find((r) => r.metric === 'exec@1_ta')!;
+  assert.deepEqual([row.b, row.c, row.unsettled, row.test], [0, 0, N, 'paired_bootstrap_ta']);
+  assert.ok(row.ci_low! > 0, 'every replicate has tied ahead');
+  assert.equal(row.p_value, 2 / (settings.replicates + 1)); // (1 + 0 replicates at or below 0) / (1 + R), two-sided
+  assert.deepEqual(headlineVerdict(s), { leader: 'tied', winner: 'tied', close: [] });
+  assert.match(headlineNote(s), /McNemar cannot decide one pair on exec@1_ta: .* \(tied vs static \(0 settled discordant, 40 unsettled\)\)\. It was tested on the tie-aware per-query values instead/);
+  // A pair McNemar can decide keeps McNemar: lucky vs steady has 10 settled discordant queries.
+  const other = computeStatistics([lucky, steady], settings).stable!.find((r) => r.metric === 'exec@1_ta')!;
+  assert.equal(other.test, 'mcnemar_settled');
+  assert.doesNotMatch(headlineNote(computeStatistics([lucky, steady], settings)), /McNemar cannot decide/);
+});

@@ -57,8 +57,8 @@ test('report.md: headline sorted by exec@1_ta, the winner marked only when separ
     // The tie-stable comparisons the headline's letters and winner come from: b beats a on settled exec@1 outcomes,
     // b vs c is not separated. (A hash-order-only win of b over c would not count: see the exec@1 rows above.)
     stable: [
-      { metric: 'exec@1_ta', config_a: 'a', config_b: 'b', value_a: 0.25, value_b: 0.75, diff: -0.5, ci_low: -0.75, ci_high: -0.25, b: 0, c: 9, p_value: 0.004, p_holm: 0.012, unsettled: 0 },
-      { metric: 'exec@1_ta', config_a: 'b', config_b: 'c', value_a: 0.75, value_b: 0.5, diff: 0.25, ci_low: 0.0, ci_high: 0.5, b: 3, c: 1, p_value: 0.625, p_holm: 0.625, unsettled: 2 },
+      { metric: 'exec@1_ta', config_a: 'a', config_b: 'b', value_a: 0.25, value_b: 0.75, diff: -0.5, ci_low: -0.75, ci_high: -0.25, b: 0, c: 9, p_value: 0.004, p_holm: 0.012, unsettled: 0, test: 'mcnemar_settled' },
+      { metric: 'exec@1_ta', config_a: 'b', config_b: 'c', value_a: 0.75, value_b: 0.5, diff: 0.25, ci_low: 0.0, ci_high: 0.5, b: 3, c: 1, p_value: 0.625, p_holm: 0.625, unsettled: 2, test: 'paired_bootstrap_ta' },
     ],
   };
   const md = buildMarkdown(stats, { run: 'r1', failed: [{ config_id: 'x', error: 'boom' }], rejections: 2 });
@@ -72,6 +72,7 @@ test('report.md: headline sorted by exec@1_ta, the winner marked only when separ
   assert.ok(!rows[1].includes('<sup>') && !rows[2].includes('<sup>'));
   assert.match(head, /\| config \| exec@1 \| exec@1_ta \| exec@10 \| execp@10 \| ndcg@10 \| ndcg@10_ta \| rr_exec@10 \| rr_exec@10_ta \| canonical_rank \| deception_rate \| tie_rate \|/);
   assert.match(head, /Sorted by the tie-aware exec@1_ta; no clear winner: the leader b \(exec@1_ta 0\.750; hash-order exec@1 0\.750, what a production system returns\) is not separated from c/);
+  assert.match(head, /McNemar cannot decide one pair on exec@1_ta: .*\(b vs c \(4 settled discordant, 2 unsettled\)\)\. It was tested on the tie-aware per-query values instead \(paired bootstrap/);
   // A significant McNemar whose interval still touches 0 does not separate (b vs c: ci_low 0.0).
   const touching: StatisticsResult = { ...stats, stable: stats.stable!.map((r) => (r.config_b === 'c' ? { ...r, b: 9, c: 0, p_value: 0.004, p_holm: 0.012 } : r)) };
   assert.match(buildMarkdown(touching, { run: 'r1', failed: [], rejections: 0 }), /no clear winner/);

@@ -36,12 +36,12 @@ export function analysesHtml(a: Analyses): string {
     out.push(
       '<h2 id="density-scaling">Density scaling</h2><p class="note">exec@1, execp@' + k + ' and deception_rate as the pool keeps 0 to ' +
         `${a.density[0].points[a.density[0].points.length - 1].twins} twins per query (mean over ${a.density[0].draws} seeded draws; whiskers: intervals). ` +
-        '≥: a lower bound (a top list ran short of executed snippets). Glossary: density_scaling.</p>',
+        'exec@1_ta and execp@k_ta are tie-aware. ≥: a lower bound (a top list ran short of executed snippets). Glossary: density_scaling.</p>',
     );
     a.density.forEach((t, i) => {
       out.push(
         `<div class="analysis"><div class="scroll">${charts[i]}</div><div class="scroll">` +
-          table(`density-table-${t.config_id}`, ['twins', 'mean kept', 'exec@1', `execp@${t.k}`, 'deception_rate', 'short'], t.points.map((p) => ({
+          table(`density-table-${t.config_id}`, ['twins', 'mean kept', 'exec@1_ta', `execp@${t.k}_ta`, 'deception_rate', 'short'], t.points.map((p) => ({
             key: String(p.twins),
             cells: [String(p.twins), fmt(p.mean_kept, 2), fmtCi(p.exec_at_1), `${p.short ? '≥ ' : ''}${fmtCi(p.execp_at_k)}`, p.deception_rate.ci_low === null ? '–' : fmtCi(p.deception_rate), String(p.short)],
           }))) +

@@ -13,14 +13,15 @@ export function analysesMarkdown(density: readonly DensityTable[], resolution: r
     out.push(
       `Twins (own buggy distractors) per query kept in the pool, 0 to ${d0.points[d0.points.length - 1].twins}; the others are removed from the pool ` +
         `for every query and the stored rankings re-read (mean over ${d0.draws} seeded draws; glossary: density_scaling). ` +
+        'exec@1_ta and execp@k_ta are tie-aware (every order of equal scores, as the headline). ' +
         'mean kept: twins per query actually in the pool (queries with fewer twins keep all of theirs). short: (query, draw) cases with ' +
-        'fewer than k executed snippets left after the removal; their unseen positions count as failing, so execp@k there (and exec@1 when none is left) is a lower bound, marked ≥.',
+        'fewer than k executed snippets left after the removal, or a tied group at k reaching unexecuted snippets; their unseen positions count as failing, so execp@k there (and exec@1 when none is left) is a lower bound, marked ≥.',
     );
     for (const t of density) {
       out.push('', `### ${t.config_id}`, '');
       out.push(
         mdTable(
-          ['twins', 'mean kept', 'exec@1', `execp@${t.k}`, 'deception_rate', 'short'],
+          ['twins', 'mean kept', 'exec@1_ta', `execp@${t.k}_ta`, 'deception_rate', 'short'],
           t.points.map((p) => [
             String(p.twins),
             fmt(p.mean_kept, 2),

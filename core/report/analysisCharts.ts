@@ -141,8 +141,8 @@ export function densityCharts(tables: readonly DensityTable[]): string[] {
       t.points.map((q) => q.twins),
       'twins per query kept in the pool',
       [
-        { name: 'exec@1', values: t.points.map((q) => q.exec_at_1) },
-        { name: `execp@${t.k}`, values: t.points.map((q) => q.execp_at_k) },
+        { name: 'exec@1_ta', values: t.points.map((q) => q.exec_at_1) },
+        { name: `execp@${t.k}_ta`, values: t.points.map((q) => q.execp_at_k) },
         { name: 'deception_rate', values: t.points.map((q) => q.deception_rate) },
       ],
     ),

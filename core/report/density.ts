@@ -1,5 +1,6 @@
 import { estimateAll, type BootstrapSettings, type StatEstimate } from '../stats/engine.ts';
 import { Xoshiro128 } from '../stats/prng.ts';
+import { expectedExecAtK, expectedPrecisionAtK } from '../metrics/tie_aware.ts';
 import type { ScoredQuery } from './types.ts';
 
 /**
@@ -14,9 +15,13 @@ import type { ScoredQuery } from './types.ts';
  * draws; intervals are the usual query-level bootstrap (core/stats/engine.ts) over those per-query means, and
  * deception is a ratio of sums (deceived / has at least one kept twin), strict score as in core/deception.
  *
- * `short` counts (query, draw) cases where fewer than k executed snippets survive the deletion (the stored top
- * list is the top 10 plus its tie group at rank 10, so this needs more than 10 - k deleted twins in one
- * top list); the unseen positions count as failing there, so those values are lower bounds.
+ * exec@1 and execp@k are the tie-aware expectations (core/metrics/tie_aware.ts, as the headline's exec@1_ta):
+ * the hash order's toss among equal scores would otherwise move the curve (issue 37).
+ *
+ * `short` counts (query, draw) cases where the survivors do not settle the value: fewer than k executed
+ * snippets survive the deletion (this needs more than 10 - k deleted twins in one top list), or the tied group
+ * reaching position k runs past the executed top 10 into members never executed. Unseen positions count as
+ * failing there, so those values are lower bounds.
  */
 export interface DensityOptions {
   levels: readonly number[];
@@ -32,7 +37,9 @@ export interface DensityPoint {
   twins: number;
   /** Mean number of twins per query kept in the pool at this level (less than `twins` where queries have fewer). */
   mean_kept: number;
+  /** Tie-aware: exec@1_ta of the reduced pool. */
   exec_at_1: StatEstimate;
+  /** Tie-aware: execp@k_ta of the reduced pool. */
   execp_at_k: StatEstimate;
   /** NaN estimate at level 0 (no twin, nothing to be deceived by). */
   deception_rate: StatEstimate;
@@ -80,12 +87,15 @@ export function densityScaling(config_id: string, queries: readonly ScoredQuery[
       for (let q = 0; q < n; q++) {
         const keptTwins = order[q].slice(0, level);
         kept[l] += keptTwins.length;
-        const survivors = queries[q].hits.filter((h) => !removed.has(h.corpus_id));
-        if (survivors.length < k) short[l]++;
-        exec1[l][q] += survivors.length && survivors[0].passed ? 1 : 0;
-        let p = 0;
-        for (let i = 0; i < Math.min(k, survivors.length); i++) if (survivors[i].passed) p++;
-        execp[l][q] += p / k;
+        const hits = queries[q].hits;
+        const survivors = hits.filter((h) => !removed.has(h.corpus_id));
+        const scores = survivors.map((h) => h.score);
+        const passed = survivors.map((h) => h.passed);
+        // The group at position k continues past the executed top list when the stored closure went further.
+        const unseenTail = queries[q].ties.closure > hits.length && survivors.length >= k && scores[k - 1] === scores[scores.length - 1];
+        if (survivors.length < k || unseenTail) short[l]++;
+        exec1[l][q] += survivors.length ? expectedExecAtK(scores, passed, 1) : 0;
+        execp[l][q] += survivors.length ? expectedPrecisionAtK(scores, passed, k) : 0;
         if (keptTwins.length) {
           hasTwin[l][q] += 1;
           if (keptTwins.some((t) => t.score > canonicalScore[q])) deceived[l][q] += 1;

@@ -84,7 +84,7 @@ export const GLOSSARY: readonly Definition[] = [
   {
     name: 'density_scaling',
     text:
-      'exec@1, execp@k (k = 5) and deception_rate when the pool holds at most L = 0..4 paired twins per query: of each query\'s own distractors a seeded uniform choice of min(L, its count) stays, the rest leave the pool for every query, and the stored rankings are re-read without them (no re-embedding). ' +
+      'exec@1_ta, execp@k_ta (k = 5; tie-aware, as the headline) and deception_rate when the pool holds at most L = 0..4 paired twins per query: of each query\'s own distractors a seeded uniform choice of min(L, its count) stays, the rest leave the pool for every query, and the stored rankings are re-read without them (no re-embedding). ' +
       'Each value is a mean over several seeded draws, with a query-level bootstrap interval over the per-query means; at L = 4 every query keeps all its twins when none has more than four (the paper\'s design), so that row repeats the headline values.',
     code: 'core/report/density.ts',
   },

@@ -69,6 +69,29 @@ test('density scaling: the seeded draw decides which twin stays; many draws appr
   assert.ok(Math.abs(many.deception_rate.estimate - (1 - many.exec_at_1.estimate)) < 1e-12, 'deceived exactly when c1 stays');
 });
 
+test('density scaling is tie-aware: equal scores count as every order of the tied group, not the hash order', () => {
+  // T: its canonical cT ties with twin t1 at the top (0.9), twin t2 below (0.5), then two failing snippets.
+  // Hash order put t1 first, so the hash-order exec@1 read 0 at every level; tie-aware it is 1/2 while t1 stays.
+  const hit = (corpus_id: string, passed: boolean, score: number) => ({ corpus_id, passed, score, outcomes: [] });
+  const T: ScoredQuery = {
+    ...q('T', [], [['cT', 0.9, true], ['t1', 0.9, false], ['t2', 0.5, false]]),
+    hits: [hit('t1', false, 0.9), hit('cT', true, 0.9), hit('t2', false, 0.5), hit('u', false, 0.4), hit('v', false, 0.3)],
+    ties: { closure: 5, truncated: 0 },
+  };
+  const t = densityScaling('m', [T], { levels: [0, 2], draws: 2, k: 2, seed: 3 }, SETTINGS);
+  const [l0, l2] = t.points;
+  // Level 0: cT alone at the top: exec@1 1; top 2 = cT, u: execp@2 1/2.
+  assert.equal(l0.exec_at_1.estimate, 1);
+  assert.equal(l0.execp_at_k.estimate, 0.5);
+  // Level 2 (all twins): {t1, cT} tied for ranks 1-2: exec@1_ta = 1/2, execp@2_ta = (2 places × 1/2 passing) / 2 = 1/2.
+  assert.equal(l2.exec_at_1.estimate, 0.5);
+  assert.equal(l2.execp_at_k.estimate, 0.5);
+  assert.equal(l2.short, 0);
+  // A tied group at k that runs past the executed top list (closure beyond the hits) is counted as short.
+  const cut: ScoredQuery = { ...T, hits: T.hits.slice(0, 2), ties: { closure: 3, truncated: 0 } };
+  assert.equal(densityScaling('m', [cut], { levels: [2], draws: 1, k: 2, seed: 3 }, SETTINGS).points[0].short, 1);
+});
+
 test('density scaling: rejects a non-positive draw count', () => {
   assert.throws(() => densityScaling('m', [A], { levels: [0], draws: 0, k: 1, seed: 0 }, SETTINGS), /draws/);
 });

@@ -87,7 +87,7 @@ test('report.html plots the four analyses: every point sits where its value is o
     const y = axisMap(c.ticksY);
     const x = axisMap(c.ticksX);
     const table = tableCells(html, `density-table-${t.config_id}`);
-    const col = { 'exec@1': 2, [`execp@${t.k}`]: 3, deception_rate: 4 } as Record<string, number>;
+    const col = { 'exec@1_ta': 2, [`execp@${t.k}_ta`]: 3, deception_rate: 4 } as Record<string, number>;
     // deception_rate has no value with no twin kept: 5 + 5 + 4 points.
     assert.equal(c.points.length, 14);
     for (const p of c.points) {

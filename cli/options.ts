@@ -10,6 +10,7 @@ import { EXIT_CODES } from '../activities/faults.ts';
 import { projectRoot, resolveRunDir, runsDir } from '../activities/paths.ts';
 import { unknownNameMessage } from './commandTable.js';
 import { CliError } from './errors.ts';
+import { parseDuration } from '../core/generation/patience.ts';
 
 /** Spellings of the run option older versions took; still accepted, with a one-line note. */
 const OLD_RUN_FLAGS = [
@@ -226,3 +227,10 @@ export function parseTimeout(v: string): number {
   }
   return n;
 }
+
+/** A duration option (90s, 10m, 500ms; a bare number is seconds) in milliseconds, > 0; else a one-line usage error. */
+export const durationOption = (flag: string) => (v: string): number => {
+  const ms = parseDuration(v);
+  if (ms === null || ms <= 0) throw new CliError(`${flag}: "${v}" is not a positive duration (e.g. 500ms, 30s, 10m)`, EXIT_CODES.usage);
+  return ms;
+};

@@ -41,6 +41,8 @@ export interface PipelineCliSettings {
   batchesInFlight?: number;
   /** embed: hosted OpenAI configurations through the Batch API (`--batch`, run file `batch`). */
   batch?: boolean;
+  /** embed: `--retry-deadline` in ms (RunPipelineInput.retryDeadlineMs). */
+  retryDeadlineMs?: number;
 }
 
 /**
@@ -111,6 +113,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
       ...(s.replicates ? { replicates: s.replicates } : {}), ...(s.timeout_s ? { timeout_s: s.timeout_s } : {}),
       ...(s.from ? { from: s.from } : {}), ...(s.until ? { until: s.until } : {}), ...(s.rebuild ? { rebuild: true } : {}),
       ...(s.batchesInFlight ? { batchesInFlight: s.batchesInFlight } : {}), ...(s.batch ? { batch: true } : {}),
+      ...(s.retryDeadlineMs ? { retryDeadlineMs: s.retryDeadlineMs } : {}),
     };
     const workflowId = pipelineWorkflowId(settings);
     process.stderr.write(`== run ${s.id}: workflow ${workflowId} (${join(s.runDir, 'manifest.json')} records each stage)\n`);

@@ -13,7 +13,7 @@ import type { EmbedCoordinatorActivities, BatchPlan } from '../activities/embedd
 import type { EmbedSendActivities, SendResult } from '../activities/embeddings/sendActivities.ts';
 import type { EmbeddingConfig } from '../schemas/embeddingConfig.ts';
 import { emptyStats, type EmbedStats } from '../core/embeddings/stats.ts';
-import { retryDelayMs, type RetryTiming } from '../core/embeddings/retryDelay.ts';
+import { pastRetryDeadline, retryDelayMs, type RetryTiming } from '../core/embeddings/retryDelay.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 
 export interface EmbedChunkInput {
@@ -63,14 +63,19 @@ export async function embedChunk(input: EmbedChunkInput): Promise<EmbedStats> {
   const policy = input.retry ?? SWEEP_SEND_RETRY;
   const stats = emptyStats();
   let failed = 0;
+  let failingSince = 0; // workflow time of the first failure in a row (Date.now() is replay-safe in a workflow)
   const again = async (reason: string, retryAfterMs: number | null) => {
+    if (failed === 0) failingSince = Date.now();
     failed += 1;
     if (failed >= policy.maxAttempts) {
       throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: `${config.config_id}: ${reason} (${failed} tries)`, nonRetryable: true });
     }
-    stats.retries += 1;
     // At least 1 ms: a zero jitter draw is still a timer.
-    await sleep(Math.max(1, retryDelayMs(failed, retryAfterMs, policy, Math.random)));
+    const delay = Math.max(1, retryDelayMs(failed, retryAfterMs, policy, Math.random));
+    const late = pastRetryDeadline(Date.now() - failingSince, delay, policy);
+    if (late) throw ApplicationFailure.create({ type: 'NonRetryableProviderError', message: `${config.config_id}: ${reason} (${failed} tries; ${late})`, nonRetryable: true });
+    stats.retries += 1;
+    await sleep(delay);
   };
   for (let first = true; ; first = false) {
     const r = await coordinator.embedReserve({ runDir, config, batch, sweep_id: input.sweepId });

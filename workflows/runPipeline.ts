@@ -24,6 +24,7 @@ import type { ReportedVerdict } from '../activities/pipeline/pipelineActivities.
 import type { SandboxLayers } from '../activities/exec/types.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
 import { embedSweep, type EmbedSweepResult } from './embedSweep.ts';
+import { SWEEP_SEND_RETRY } from './embedChunk.ts';
 
 export const PIPELINE_STAGES = ['build', 'embed', 'score', 'report'] as const;
 export type PipelineStart = (typeof PIPELINE_STAGES)[number];
@@ -63,6 +64,8 @@ export interface RunPipelineInput {
   batchesInFlight?: number;
   /** embed: hosted OpenAI configurations through OpenAI's Batch API (same vectors, half the price; docs/batch.md). */
   batch?: boolean;
+  /** embed: `--retry-deadline`, the longest a hosted configuration retries a failing service (RetryTiming.maxRetryMs). */
+  retryDeadlineMs?: number;
   /**
    * The queue of the process that owns runDir and the authoritative execution cache (the coordinator: the CLI's
    * own worker, with or without --no-worker); default: the default queue.
@@ -126,7 +129,7 @@ const VERDICT_BYTES = 512;
 
 /** Settings that change how a run is carried out, not what it computes: left out of its workflow id. */
 // `batch` too: the same vectors at another price, so a run started in real time is attached to, not run twice.
-export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry', 'batch'] as const;
+export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry', 'batch', 'retryDeadlineMs'] as const;
 export const DEFAULT_BATCHES_IN_FLIGHT = 256;
 /** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
 export const MAX_ROUNDS = 100;
@@ -373,7 +376,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const sweep: EmbedSweepResult = await stage('embed', () => executeChild(embedSweep, {
       taskQueue: input.queues.default,
       workflowId: `${workflowInfo().workflowId}-embed`,
-      args: [{ queues: input.queues, ...(input.coordinatorQueue ? { coordinatorQueue: input.coordinatorQueue } : {}), runDir: input.runDir, configIds: input.configs, configFiles: input.configFiles ?? [], ...(input.batch ? { batch: true } : {}) }],
+      args: [{ queues: input.queues, ...(input.coordinatorQueue ? { coordinatorQueue: input.coordinatorQueue } : {}), runDir: input.runDir, configIds: input.configs, configFiles: input.configFiles ?? [], ...(input.batch ? { batch: true } : {}), ...(input.retryDeadlineMs ? { retry: { ...SWEEP_SEND_RETRY, maxRetryMs: input.retryDeadlineMs } } : {}) }],
     }));
     const ids = (status: string) => sweep.results.filter((r) => r.status === status).map((r) => r.config_id);
     for (const r of sweep.results) if (r.status === 'failed') note(`embed: ${r.config_id} failed: ${r.reason}`);

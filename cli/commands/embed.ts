@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { basename, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { addRunOption, checkConfigIds, commaList, existingRunDir } from '../options.ts';
+import { addRunOption, checkConfigIds, commaList, durationOption, existingRunDir } from '../options.ts';
 import { CliError } from '../errors.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { rebuiltCaches } from '../rebuildCache.ts';
@@ -19,18 +19,20 @@ export function registerEmbed(program: Command): void {
     .option('--no-worker', 'do not run a worker in this process (workers elsewhere serve the queues; needs TEMPORAL_ADDRESS)')
     .option('--concurrency <n>', 'batches in flight per hosted configuration', (v) => Number(v), 4)
     .option('--batch', "hosted OpenAI configurations embed through OpenAI's Batch API at half price (minutes to 24 h; a killed sweep resumes its batches, never sends them twice; docs/batch.md); other configurations stay real time")
+    .option('--retry-deadline <duration>', 'longest a hosted configuration keeps retrying a failing service (429, 5xx, connection errors), waits included, before it fails (e.g. 30s, 10m; default: 10 tries, about 4 min)', durationOption('--retry-deadline'))
     .option('--json', 'print the sweep summary (report path; ok, failed and unavailable configurations) as JSON')
-    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; batch?: boolean; json?: boolean }) => {
+    .action(async (run: string | undefined, opts: { configs?: string; configFile?: string[]; worker: boolean; concurrency: number; batch?: boolean; retryDeadline?: number; json?: boolean }) => {
       const runDir = existingRunDir(opts, run);
       const configIds = commaList(opts.configs) ?? null;
       // Before the sweep starts: an unknown name used to surface only as "Workflow execution failed".
       await checkConfigIds(configIds ?? undefined, opts.configFile);
       // Imported when the command runs, not when it is registered: `--help` and usage errors need none of it.
-      const [{ ACTIVITY_PROVIDERS, EMBED_COORDINATOR }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }, { coordinatorQueue }] = await Promise.all([
+      const [{ ACTIVITY_PROVIDERS, EMBED_COORDINATOR }, { startOrAttach, temporalLogFile, withTemporal }, { embedSweep }, { coordinatorQueue }, { SWEEP_SEND_RETRY }] = await Promise.all([
         import('../../workers/registry.ts'),
         import('../temporalRun.ts'),
         import('../../workflows/embedSweep.ts'),
         import('../pipelineRun.ts'),
+        import('../../workflows/embedChunk.ts'),
       ]);
       // This process owns the run folder, the cache and the ledger (the sweep's coordinator); with --no-worker it
       // serves them on a queue of the run's own, and embed workers anywhere only send (workflows/embedChunk.ts).
@@ -43,7 +45,7 @@ export function registerEmbed(program: Command): void {
         // (--batch is part of the selection: a batch sweep never attaches to a real-time one, nor the reverse.)
         const key = createHash('sha256').update(JSON.stringify([runDir, configIds, opts.configFile ?? [], ...(opts.batch ? ['batch'] : [])])).digest('hex').slice(0, 12);
         const workflowId = `embed-${basename(runDir)}-${key}`;
-        const args = [{ queues, ...(opts.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, runDir) }), runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency, ...(opts.batch ? { batch: true } : {}) }] as const;
+        const args = [{ queues, ...(opts.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, runDir) }), runDir, configIds, configFiles: (opts.configFile ?? []).map((f) => resolve(f)), hostedConcurrency: opts.concurrency, ...(opts.batch ? { batch: true } : {}), ...(opts.retryDeadline ? { retry: { ...SWEEP_SEND_RETRY, maxRetryMs: opts.retryDeadline } } : {}) }] as const;
         // A cache this command rebuilt (--rebuild-cache): a sweep still open ran on the old file; never attach to it.
         const fresh = rebuiltCaches.length ? `${rebuiltCaches.join(', ')} rebuilt (--rebuild-cache)` : undefined;
         let result;

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { runDirOf } from '../options.ts';
+import { durationOption, runDirOf } from '../options.ts';
 import { join } from 'node:path';
 import { projectRoot, stateDir } from '../../activities/paths.ts';
 import { EndpointCache } from '../../activities/endpoint/cache.ts';
 import { loadEndpoints } from '../../activities/endpoint/configs.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_REQUEST_TIMEOUT_MS, retrieveRun } from '../../activities/endpoint/retrieve.ts';
-import { parseDuration } from '../../core/generation/patience.ts';
 import { EXIT_CODES } from '../../activities/faults.ts';
 import { RetrievalEndpoint } from '../../schemas/retrievalEndpoint.ts';
 import { CliError } from '../errors.ts';
@@ -13,12 +12,6 @@ import { CliError } from '../errors.ts';
 /** Where endpoint answers are cached (EXECRETRIEVAL_RETRIEVAL_CACHE overrides). */
 export const retrievalCachePath = (env: Readonly<Record<string, string | undefined>>) => env.EXECRETRIEVAL_RETRIEVAL_CACHE ?? join(stateDir(), 'retrieval-cache.sqlite');
 
-/** A duration option (90s, 10m, 500ms; a bare number is seconds) in milliseconds, > 0; else a one-line usage error. */
-const durationOption = (flag: string) => (v: string): number => {
-  const ms = parseDuration(v);
-  if (ms === null || ms <= 0) throw new CliError(`${flag}: "${v}" is not a positive duration (e.g. 500ms, 30s, 10m)`, EXIT_CODES.usage);
-  return ms;
-};
 
 export function registerRetrieve(program: Command, env: Readonly<Record<string, string | undefined>> = process.env): void {
   program

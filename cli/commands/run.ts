@@ -6,7 +6,7 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import { DEFAULT_SEED, type RunConfig } from '../../schemas/runConfig.ts';
 import { loadRunConfig } from '../../activities/runConfigFile.ts';
 import { PIPELINE_STAGES, PIPELINE_STOPS, type PipelineStart, type PipelineStop } from '../../workflows/runPipeline.ts';
-import { addRunOption, checkConfigIds, checkProfile, checkSource, givenRun, parseTimeout, sourceForLanguage } from '../options.ts';
+import { addRunOption, checkConfigIds, checkProfile, checkSource, durationOption, givenRun, parseTimeout, sourceForLanguage } from '../options.ts';
 
 /**
  * The main job end to end, as one durable workflow (workflows/runPipeline.ts): build a benchmark (mechanical
@@ -29,6 +29,7 @@ export interface RunSettings {
   rebuild: boolean;
   batchesInFlight?: number;
   batch?: boolean;
+  retryDeadlineMs?: number;
 }
 
 const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild: false } as const;
@@ -36,7 +37,7 @@ const DEFAULTS = { id: 'default', source: 'curated', seed: DEFAULT_SEED, rebuild
 /** Flags given on the command line win over the file, the file over the defaults. */
 function settingsOf(cmd: Command, file: RunConfig): RunSettings {
   const given = <T>(name: string, value: T): T | undefined => (cmd.getOptionValueSource(name) === 'cli' ? value : undefined);
-  const o = cmd.opts<{ source?: string; configs?: string; configFile?: string[]; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number; batch?: boolean }>();
+  const o = cmd.opts<{ source?: string; configs?: string; configFile?: string[]; seed?: number; profile?: string; cap?: number; rebuild?: boolean; replicates?: number; timeout?: number; batchesInFlight?: number; batch?: boolean; retryDeadline?: number }>();
   const configs = given('configs', o.configs)?.split(',').map((s) => s.trim()).filter(Boolean) ?? file.configs;
   const configFiles = given('configFile', o.configFile) ?? file.config_files;
   return {
@@ -52,6 +53,7 @@ function settingsOf(cmd: Command, file: RunConfig): RunSettings {
     rebuild: given('rebuild', o.rebuild) ?? file.rebuild ?? DEFAULTS.rebuild,
     batchesInFlight: given('batchesInFlight', o.batchesInFlight) ?? file.batches_in_flight,
     batch: given('batch', o.batch) ?? file.batch,
+    retryDeadlineMs: o.retryDeadline,
   };
 }
 
@@ -82,6 +84,7 @@ export function registerRun(program: Command): void {
     .option('--no-worker', 'run no worker in this process (workers elsewhere serve the queues: needs TEMPORAL_ADDRESS); it still owns runs/<id>/ and the execution cache')
     .option('--batches-in-flight <n>', 'exec batches at once (default 256: every worker serving the exec queue stays busy)', intOption('--batches-in-flight', 1))
     .option('--batch', "embed: hosted OpenAI configurations through OpenAI's Batch API (half price, minutes to 24 h; docs/batch.md)")
+    .option('--retry-deadline <duration>', 'embed: longest a hosted configuration keeps retrying a failing service, waits included, before it fails (e.g. 30s, 10m)', durationOption('--retry-deadline'))
     .option('--json', 'print the run manifest (settings, each stage\'s outputs with content hashes and counts) as JSON on stdout')
     .addHelpText(
       'after',

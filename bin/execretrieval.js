@@ -5,6 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { PROGRAM, helpPageKey, route, topLevelHelp } from '../cli/commandTable.js';
 
+// A reader that stops early (`| head`) closes the pipe: that is the reader's choice, not a failure worth a stack
+// trace. What was asked for has been read as far as it was wanted, so exit quietly with success, as `cat` would.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
 const r = route(process.argv.slice(2));
 const pages = r.kind === 'load' ? JSON.parse(readFileSync(new URL('../cli/helpPages.json', import.meta.url), 'utf8')) : {};
 const page = r.kind === 'load' ? helpPageKey(r.args, pages) : null;

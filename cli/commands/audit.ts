@@ -85,6 +85,7 @@ function hasGenerationCalls(ledgerPath: string): boolean {
 export function registerAudit(program: Command): void {
   const cmd = program
     .command('audit')
+    .addHelpText('after', '\nExample:\n  $ execretrieval audit --run default   # tokens and cost per configuration (and per generated entry)')
     .description('Tokens and cost of a run: generation (per entry, by model, by outcome, attempts per accepted entry, first-attempt validation rate) and embedding (per configuration); writes Parquet')
     .argument('[run]', 'deprecated: use --run');
   addRunOption(cmd)

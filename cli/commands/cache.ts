@@ -9,6 +9,7 @@ import { repairCache, verifyCache, type RepairResult } from '../../activities/st
 
 export function registerCache(program: Command): void {
   const cache = program.command('cache').description('Inspect, export, verify or repair the caches (.execretrieval/exec-cache.sqlite, embedding-cache.sqlite, mutation-cache.sqlite)');
+  cache.addHelpText('after', '\nExample:\n  $ execretrieval cache verify');
   cache
     .command('stats')
     .description('number of cached (code, suite) executions')
@@ -23,6 +24,7 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('export')
+    .addHelpText('after', '\nExample:\n  $ execretrieval cache export exec-cache.parquet   # then: duckdb -c "SELECT n_pass, count(*) FROM \'exec-cache.parquet\' GROUP BY 1"')
     .description('write every cached execution that verifies to Parquet (key, runner_version, outcomes_json, n_tests, n_pass, wall_ms, created_at); rows that fail their checksum are skipped and counted')
     .argument('<out>', 'output .parquet file')
     .addOption(new Option('--path <file>', 'cache file').default(defaultCachePath(), 'the execution cache, <state>/exec-cache.sqlite'))
@@ -39,6 +41,7 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('verify')
+    .addHelpText('after', '\nExample:\n  $ execretrieval cache verify   # the execution, embedding and mutation caches, one line each')
     .description('SQLite integrity_check plus every row read back and checked against its checksum, as the cache reads it; one line per file')
     .option('--path <file>', 'cache file (default: the execution, embedding and mutation caches that exist)')
     .addHelpText('after', `\nExit code: 0 when every file is sound; ${EXIT_CODES.infra} when one is damaged (the line names the repair command).`)
@@ -62,6 +65,7 @@ export function registerCache(program: Command): void {
     });
   cache
     .command('repair')
+    .addHelpText('after', '\nExample:\n  $ execretrieval cache repair --path .execretrieval/exec-cache.sqlite   # the file `cache verify` named (a checkout\'s state folder)')
     .description('rebuild a damaged cache file from exactly the rows that verify (checksum), recovering rows past damaged pages (the rest is recomputed); the damaged file is kept as <file>.damaged')
     .requiredOption('--path <file>', 'cache file to repair (stop every process that uses it first)')
     .action((opts: { path: string }) => {

@@ -7,6 +7,7 @@ import { fmt, fmtP } from '../../core/report/format.ts';
 export function registerCompareRuns(program: Command): void {
   program
     .command('compare-runs')
+    .addHelpText('after', '\nExample:\n  $ execretrieval compare-runs default after   # two scored runs, e.g. before and after a change')
     .description('Compare two scored runs: on the same benchmark, paired tests per shared configuration (paired-bootstrap A − B; exact McNemar, Holm across configurations, for exec@k); on different benchmarks, the headlines side by side with no test')
     .argument('<runA>', 'run id (under runs/) or run directory')
     .argument('<runB>', 'run id (under runs/) or run directory')

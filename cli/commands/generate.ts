@@ -112,8 +112,10 @@ function common(cmd: Command): Command {
 
 export function registerGenerate(program: Command): void {
   const gen = program.command('generate').description('Durable LLM/mechanical benchmark generation on Temporal (resumable; see `audit`)');
+  gen.addHelpText('after', '\nExample:\n  $ execretrieval generate benchmark --run gen1 --generator mechanical --tasks data/samples/tasks.jsonl --profile check');
 
   common(gen.command('registry'))
+    .addHelpText('after', '\nExample:\n  $ execretrieval generate registry --run gen1 --provider openai --per-domain 10   # needs OPENAI_API_KEY')
     .description('Phase 1: (function_name, query, domain) triples per domain from an LLM, deduplicated, to runs/<id>/registry.jsonl')
     .requiredOption('--provider <name>', `LLM provider: ${LLM_PROVIDERS.join(', ')}`)
     .option('--per-domain <n>', 'triples to ask for per domain', '100')
@@ -138,6 +140,7 @@ export function registerGenerate(program: Command): void {
     });
 
   common(gen.command('benchmark'))
+    .addHelpText('after', '\nExample:\n  $ execretrieval generate benchmark --run gen1 --generator mechanical --tasks data/samples/tasks.jsonl --profile check   # no LLM: the build stage of run')
     .description('Phase 2: every registry entry generated, gated (five stages) and regenerated on rejection; writes queries.jsonl/corpus.jsonl')
     .requiredOption('--generator <kind>', `${GENERATOR_KINDS.join(', ')}`)
     .option('--registry <file>', 'registry JSONL (default runs/<id>/registry.jsonl; copied into the run)')

@@ -65,6 +65,7 @@ export function rejectionSummary(rejections: ImportResult['rejections']): string
 export function registerImport(program: Command): void {
   program
     .command('import')
+    .addHelpText('after', '\nExample:\n  $ execretrieval import tasks data/samples/tasks.jsonl --to release --out release   # queries.jsonl + corpus.jsonl')
     .description('Convert tasks to the project task schema (JSONL) or export them to the release format (queries.jsonl + corpus.jsonl)')
     .argument('<format>', `input format: ${Object.keys(FORMATS).join(' | ')}`)
     .argument('<input>', 'input file, .jsonl or .jsonl.gz (a directory for release, a file or directory for tasks)')

@@ -22,6 +22,7 @@ const EXIT_HELP = '\nExit code: 0 imported; 2 a bad file (unknown ids, missing q
 export function registerImportRankings(program: Command): void {
   program
     .command('import-rankings')
+    .addHelpText('after', '\nExample:\n  $ execretrieval import-rankings --run default --name bm25-again runs/default/export/trec/bm25.run   # any TREC run of the benchmark')
     .description('Add a ranked list made by any other system (TREC run file, CSV/TSV/Parquet of query_id, corpus_id, score[, rank]) to a run as a configuration')
     .requiredOption('--run <id>', 'run id (under runs/) or run directory, whose benchmark the file ranks')
     .argument('<file>', 'TREC run (`qid Q0 docid rank score tag`), .csv, .tsv, .parquet or .arrow')
@@ -39,6 +40,7 @@ export function registerImportRankings(program: Command): void {
 export function registerImportVectors(program: Command): void {
   program
     .command('import-vectors')
+    .addHelpText('after', '\nExample:\n  $ execretrieval import-vectors --run default --name static-again runs/default/embeddings/local-static-64/queries.parquet runs/default/embeddings/local-static-64/corpus.parquet')
     .description('Add vectors made elsewhere (Parquet/Arrow with id and vector columns, or .npy with an id list) for the benchmark\'s queries and corpus to a run as a configuration (ranked by cosine)')
     .requiredOption('--run <id>', 'run id (under runs/) or run directory')
     .argument('<files...>', 'one or more .parquet / .arrow files (id, vector), or one .npy with --ids; query and corpus rows are told apart by the benchmark\'s ids')

@@ -176,12 +176,14 @@ function printSummary(out: EvalRunOutput): void {
 
 export function registerRepo(program: Command): void {
   const repo = program.command('repo').description('Repository retrieval evaluation: pinned gold cases, role-aware index, diagnosis, CI gate');
+  repo.addHelpText('after', '\nExamples:\n  $ execretrieval repo index --rev 411ac2fb2a23e71081d5f515ac554a6659fe7d4c --out .execretrieval/repo-index/own\n  $ execretrieval repo eval --index .execretrieval/repo-index/own --cases data/gold --run own');
   // Commander's own usage errors (a missing required option, an unknown option) exit 2 as well; its
   // message is already printed. Subcommands inherit this from `repo` when they are created below.
   repo.exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE));
 
   repo
     .command('index')
+    .addHelpText('after', '\nExample:\n  $ execretrieval repo index --rev 411ac2fb2a23e71081d5f515ac554a6659fe7d4c --out .execretrieval/repo-index/own   # this repository at a pinned commit')
     .description('index a repository at a pinned commit (read from git objects, never the working tree)')
     .option('--repo <dir>', 'git repository', '.')
     .option('--rev <revision>', 'commit to index', 'HEAD')
@@ -226,6 +228,7 @@ export function registerRepo(program: Command): void {
 
   repo
     .command('eval')
+    .addHelpText('after', '\nExample:\n  $ execretrieval repo eval --index .execretrieval/repo-index/own --cases data/gold --run own   # the shipped gold cases: runs/own/repo/')
     .description('evaluate gold cases against an index; writes runs/<run-id>/repo/')
     .requiredOption('--index <dir>', 'index directory (from `repo index`)')
     .option('--cases <path>', 'gold cases: a .jsonl file or a directory of them', 'data/gold')
@@ -372,6 +375,7 @@ export function registerRepo(program: Command): void {
 
   repo
     .command('schema')
+    .addHelpText('after', '\nExample:\n  $ execretrieval repo schema gold   # what a gold case may hold')
     .description('print the JSON Schema of a record: gold (a gold case), manifest (index manifest), result (case result)')
     .argument('<record>', 'gold | manifest | result')
     .action(oneLine((record: string) => {
@@ -383,6 +387,7 @@ export function registerRepo(program: Command): void {
 
   repo
     .command('diagnose')
+    .addHelpText('after', '\nExample:\n  $ execretrieval repo diagnose --run own --retriever bm25 --top 3')
     .description('print failed cases with their top results and the first broken boundary')
     .requiredOption('--run <dir>', 'run directory (runs/<id>/repo) or run id')
     .option('--retriever <name>', 'only this retriever configuration')
@@ -408,6 +413,7 @@ export function registerRepo(program: Command): void {
 
   repo
     .command('gate')
+    .addHelpText('after', '\nExample:\n  $ execretrieval repo gate --run own --retriever bm25+ctx+rerank --min-evidence 0.8 --max-forbidden 1   # exit 1 and a summary when a threshold is missed')
     .description('CI gate: exits 1 with a readable summary when a threshold is missed')
     .requiredOption('--run <dir>', 'run directory (runs/<id>/repo) or run id')
     .requiredOption('--retriever <name>', 'the configuration that ships, as the run names it (e.g. bm25+ctx+rerank, hybrid_rrf(bm25+symbol+dense:<config_id>)+ctx+rerank)')

@@ -32,6 +32,7 @@ export function scorerFor(r: RerankConfig, penv: ProviderEnv, cache: EmbeddingCa
 export function registerRerank(program: Command, penv: ProviderEnv = { env: process.env, modelRoot: modelRoot() }): void {
   program
     .command('rerank')
+    .addHelpText('after', '\nExample:\n  $ execretrieval rerank --run default --over bm25 local-minilm-scorer   # then: execretrieval score --run default')
     .description("Add a second stage to a run: a reranker reorders a first stage's top list (any configuration: dense, BM25, imported); `score` then scores it beside the first stage")
     .requiredOption('--run <id>', 'run id (under runs/) or run directory')
     .argument('<reranker>', 'reranker id from data/rerank-configs.json (or --config-file)')

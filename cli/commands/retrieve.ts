@@ -16,6 +16,7 @@ export const retrievalCachePath = (env: Readonly<Record<string, string | undefin
 export function registerRetrieve(program: Command, env: Readonly<Record<string, string | undefined>> = process.env): void {
   program
     .command('retrieve')
+    .addHelpText('after', '\nExample:\n  $ execretrieval retrieve --run default http://localhost:8080 --name my-search --index   # your service (docs/own-retriever.md)')
     .description('Add a configuration answered by your own search service: every benchmark query is sent to a retrieval endpoint (POST <url>/search {query_id, query, k} -> {results: [{corpus_id, score}]}), docs/own-retriever.md')
     .requiredOption('--run <id>', 'run id (under runs/) or run directory')
     .argument('<endpoint>', 'an endpoint id from .execretrieval/retrieval-endpoints.json or --config-file, or a base URL (http://host:port)')

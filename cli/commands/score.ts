@@ -11,6 +11,7 @@ import { formatBreakdown } from '../../core/timing/breakdown.ts';
 export function registerScore(program: Command): void {
   const cmd = program
     .command('score')
+    .addHelpText('after', '\nExample:\n  $ execretrieval score --run default --replicates 1000   # every configuration of runs/default, BM25 included')
     .description('Rank every configuration of a run, execute every top-10 snippet against its query\'s tests, compute metrics, then write the report')
     .argument('[run]', 'deprecated: use --run');
   addRunOption(cmd, 'run id (under runs/) or run directory (with benchmark/ and embeddings/)')

@@ -18,6 +18,7 @@ export function parseProfile(v: string): string {
 export function registerValidate(program: Command): void {
   program
     .command('validate')
+    .addHelpText('after', '\nExample:\n  $ execretrieval validate data/samples/tasks.jsonl --profile check   # the repository\'s three sample tasks')
     .showHelpAfterError(false)
     .description('Run the five-stage validation gate (schema, AST semantics, canonical execution, distractor execution, corpus integrity) and the two integrity sweeps over tasks')
     .argument('<tasks>', 'a tasks .jsonl file, or a directory of them')

@@ -13,6 +13,7 @@ import { EXECUTION_SETTINGS, pipelineProgressQuery, runPipeline, type PipelinePr
 import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
 import { counter, type Counter } from './progress.ts';
+import { watchEmbedProgress } from './embedProgress.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
 import { EMBED_COORDINATOR, PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
@@ -122,6 +123,13 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     let printed = 0;
     let batches: { key: string; count: Counter } | null = null;
     const endBatches = () => batches?.count.done();
+    // The embed stage's own progress, in texts, from its child workflow (runPipeline names it <id>-embed).
+    let embedding: { stop: () => Promise<void> } | null = null;
+    const endEmbedding = () => {
+      const e = embedding;
+      embedding = null;
+      return e?.stop();
+    };
     const show = (p: PipelineProgress) => {
       const line = describe(p);
       if (line !== last) endBatches();
@@ -132,6 +140,8 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
         if (batches?.key !== line) batches = { key: line, count: counter('   executing: batches') };
         batches.count(p.batches_done, p.batches_total);
       }
+      if (p.stage === 'embed') embedding ??= watchEmbedProgress(client, `${workflowId}-embed`);
+      else void endEmbedding();
     };
     // One query at a time, and none left in flight when the connection closes (grpc-js throws from a timer then).
     let inflight: Promise<void> | null = null;
@@ -153,6 +163,7 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     } finally {
       clearInterval(poll);
       await inflight;
+      await endEmbedding();
     }
   });
 }

@@ -8,7 +8,7 @@
  * provider that keeps failing, a malformed answer) fails alone: its reason goes into the report and the others
  * finish. The embedding cache makes a rerun or a resumed run re-embed nothing already embedded.
  */
-import { proxyActivities, ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancellationScope, executeChild, sleep, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, ApplicationFailure, ActivityFailure, ChildWorkflowFailure, CancellationScope, defineQuery, executeChild, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { EmbedCoordinatorActivities, ConfigResult, ConfigPlan } from '../activities/embeddings/sweepActivities.ts';
 import { embedChunk } from './embedChunk.ts';
 import type { EmbedSendActivities } from '../activities/embeddings/sendActivities.ts';
@@ -49,6 +49,17 @@ export interface EmbedSweepInput {
 /** Rounds that send a batch, per configuration and sweep: a line failed inside a batch is sent again at most twice. */
 const BATCH_ROUNDS = 3;
 
+/**
+ * How far the real-time sends are, in texts (each range a child embeds counts when it returns; a failed
+ * configuration's unsent ranges leave the total). Texts sent through the Batch API are not counted: they take
+ * minutes to hours and report their rounds instead.
+ */
+export interface EmbedProgress {
+  texts_done: number;
+  texts_total: number;
+}
+export const embedProgressQuery = defineQuery<EmbedProgress>('embedProgress');
+
 export interface EmbedSweepResult {
   report: string;
   results: ConfigResult[];
@@ -85,6 +96,8 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   }));
   const { workflowId, runId } = workflowInfo();
   const sweepId = `${workflowId}/${runId}`;
+  const progress: EmbedProgress = { texts_done: 0, texts_total: 0 };
+  setHandler(embedProgressQuery, () => progress);
   // Through the Batch API: rounds until nothing is missing (each round sends what the cache still lacks, so a
   // line that failed inside the previous batch goes into the next). A round already recorded by an earlier try
   // or sweep is polled and ingested, never sent again.
@@ -116,6 +129,9 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
   const ready = planned.configs.filter((p) => p.status === 'ready').map((p) => p.config);
   const said = ready.length ? await proxyActivities<EmbedSendActivities>(activityOptions('embed', input.queues, { startToCloseTimeout: '2 minutes' })).embedAvailability({ configs: ready }) : [];
   const plan = { ...planned, configs: withAvailability(planned.configs, said) };
+  const realTime = (p: ConfigPlan) => p.status === 'ready' && !(input.batch && p.config.provider === 'openai');
+  const textsOf = (b: { start: number; end: number }) => b.end - b.start;
+  progress.texts_total = plan.configs.filter(realTime).reduce((n, p) => n + p.batches.reduce((m, b) => m + textsOf(b), 0), 0);
 
   const one = async (p: ConfigPlan): Promise<ConfigResult> => {
     const base = { config_id: p.config.config_id, stats: null, files: [], dims: null };
@@ -151,7 +167,9 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
               taskQueue: input.queues.default,
               args: [{ queues: input.queues, ...(input.coordinatorQueue ? { coordinatorQueue: input.coordinatorQueue } : {}), runDir: plan.runDir, config: p.config, batch, sweepId, ...(input.retry ? { retry: input.retry } : {}) }],
             }));
+            progress.texts_done += textsOf(batch);
           } catch (err) {
+            progress.texts_total -= textsOf(batch); // failed or cancelled: it will not be sent
             if (!failure) {
               failure = { err };
               scope.cancel();
@@ -161,6 +179,8 @@ export async function embedSweep(input: EmbedSweepInput): Promise<EmbedSweepResu
       };
       // Every lane ends (a cancelled batch once its activity has stopped) before the configuration is reported.
       await scope.run(() => Promise.all(Array.from({ length: Math.min(width, p.batches.length) }, lane)));
+      // The ranges no lane took after the failure leave the total too.
+      for (; next < p.batches.length; next++) progress.texts_total -= textsOf(p.batches[next]);
       if (failure) throw (failure as { err: unknown }).err;
       const written = await acts.writeEmbeddingMatrices({ runDir: plan.runDir, config: p.config });
       return { ...base, status: 'ok', reason: null, stats: sumStats(stats), files: written.files, dims: written.dims };

@@ -49,9 +49,13 @@ export function registerEmbed(program: Command): void {
         // A cache this command rebuilt (--rebuild-cache): a sweep still open ran on the old file; never attach to it.
         const fresh = rebuiltCaches.length ? `${rebuiltCaches.join(', ')} rebuilt (--rebuild-cache)` : undefined;
         let result;
+        const { watchEmbedProgress } = await import('../embedProgress.ts');
+        const progress = watchEmbedProgress(client, workflowId);
         try {
           result = await startOrAttach(client, embedSweep, { taskQueue: queues.default, workflowId, args: [...args] }, (id) => `attaching to the sweep already in flight (${id})`, { fresh });
+          await progress.stop();
         } catch (err) {
+          await progress.stop();
           // A damaged cache, a full disk: one line and the table's exit code (5), not "Workflow execution failed".
           const [{ WorkflowFailedError }, { exitCodeOf }] = await Promise.all([import('@temporalio/client'), import('../pipelineRun.ts')]);
           if (!(err instanceof WorkflowFailedError)) throw err;

@@ -55,3 +55,21 @@ test('--quiet: no progress and no notes on stderr; the headline on stdout as wit
   assert.equal(quiet.stdout, loud.stdout);
   assert.match(quiet.stdout, /\(a\) toy/);
 });
+
+test('embed in a log: the sweep\'s progress in texts, its last line complete', async () => {
+  const [{ startTestTemporal }, { freshState }] = await Promise.all([import('../support/temporal.ts'), import('../temporal/pipelineSupport.ts')]);
+  const t = await startTestTemporal();
+  try {
+    const r = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'execretrieval.js'), 'embed', '--run', runDir, '--configs', 'local-static-64'], {
+      env: { ...env, EXECRETRIEVAL_STATE_DIR: freshState(join(dir, 'embed-state')), TEMPORAL_ADDRESS: t.address, TEMPORAL_NAMESPACE: t.namespace },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => l.trim().startsWith('embedding: texts'));
+    // 4 queries and 9 corpus items, each embedded once.
+    assert.match(lines.at(-1) ?? '', /^ {3}embedding: texts 13\/13 \(\d+(\.\d)?\/s, ETA 0:00\)$/, r.stderr);
+    assert.ok(!r.stderr.includes('\r'));
+  } finally {
+    await t.stop();
+  }
+});

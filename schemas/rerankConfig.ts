@@ -8,6 +8,7 @@ export const RERANK_PROVIDERS = [
   'cohere', // Cohere v2 rerank through the `cohere-ai` SDK (POST /v2/rerank)
   'voyage', // Voyage AI rerank, plain fetch (POST /v1/rerank; no official Node SDK is installed here)
   'jina', // Jina AI reranker, plain fetch (POST /v1/rerank)
+  'tei', // a cross-encoder behind Hugging Face text-embeddings-inference's POST /rerank (or serve-embeddings' /rerank), plain fetch
   'local-embedding', // a local embedding model of the registry used as a (query, snippet) scorer: cosine of the two vectors (no cross-encoder weights ship in any registry)
 ] as const;
 export type RerankProviderName = (typeof RERANK_PROVIDERS)[number];

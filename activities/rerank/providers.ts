@@ -98,6 +98,21 @@ export const RERANKERS: Record<RerankProviderName, Factory> = {
       },
     };
   },
+  // text-embeddings-inference's /rerank: what serves a cross-encoder (any sequence-classification model TEI
+  // loads) on the user's own machine; serve-embeddings answers the same route with a local scorer. A key only
+  // when the entry names one (a TEI behind an authenticating proxy).
+  tei: async (config, penv) => {
+    const key = config.api_key_env ? keyOf(config, penv) : undefined;
+    const base = baseOf(config, penv);
+    if (!base) throw new ProviderUnavailableError(config.reranker_id, `no server: set ${config.base_url_env ?? 'base_url'} to the text-embeddings-inference URL`);
+    return {
+      async rerank(query, documents) {
+        const body = await postJson(`${base}/rerank`, key, { query, texts: [...documents], raw_scores: false, truncate: true });
+        if (!Array.isArray(body)) throw new ProviderResponseError(config.reranker_id, 'response is not a list of {index, score}');
+        return { scores: scoresInOrder(config, documents.length, (body as { index: number; score: unknown }[]).map((d) => ({ index: d.index, score: d.score }))), tokens: null, search_units: null };
+      },
+    };
+  },
   // Built apart (it needs the embedding registry and cache): see localScorer.ts.
   'local-embedding': async (config) => {
     throw new ProviderUnavailableError(config.reranker_id, 'local-embedding rerankers are created by localScorer.ts');

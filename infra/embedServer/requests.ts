@@ -39,14 +39,15 @@ export interface TeiRequest {
   normalize: boolean;
 }
 
-function textsOf(input: unknown, param: string): string[] {
+/** `status`: what the API being answered uses for a malformed body (OpenAI 400, text-embeddings-inference 422). */
+function textsOf(input: unknown, param: string, status = 400): string[] {
   const texts = typeof input === 'string' ? [input] : input;
-  if (!Array.isArray(texts)) throw new RequestError(400, `'${param}' must be a string or an array of strings`, param);
-  if (texts.length === 0) throw new RequestError(400, `'${param}' must not be empty`, param);
-  if (texts.length > MAX_INPUTS) throw new RequestError(400, `'${param}' has ${texts.length} items; at most ${MAX_INPUTS} per request`, param);
+  if (!Array.isArray(texts)) throw new RequestError(status, `'${param}' must be a string or an array of strings`, param);
+  if (texts.length === 0) throw new RequestError(status, `'${param}' must not be empty`, param);
+  if (texts.length > MAX_INPUTS) throw new RequestError(status, `'${param}' has ${texts.length} items; at most ${MAX_INPUTS} per request`, param);
   texts.forEach((t, i) => {
     // Token-id arrays are valid OpenAI input, but ids are tokenizer-specific: this server embeds text only.
-    if (typeof t !== 'string') throw new RequestError(400, `'${param}[${i}]' must be a string (token-id input is not supported)`, param);
+    if (typeof t !== 'string') throw new RequestError(status, `'${param}[${i}]' must be a string (token-id input is not supported)`, param);
   });
   return texts as string[];
 }
@@ -67,6 +68,19 @@ export function parseTeiRequest(body: unknown): TeiRequest {
   const b = body as Record<string, unknown>;
   if (b.normalize !== undefined && typeof b.normalize !== 'boolean') throw new RequestError(422, "'normalize' must be a boolean", 'normalize');
   return { texts: textsOf(b.inputs, 'inputs'), normalize: b.normalize ?? true };
+}
+
+export interface TeiRerankRequest {
+  query: string;
+  texts: string[];
+}
+
+/** text-embeddings-inference's POST /rerank body: {query, texts, raw_scores?, truncate?, return_text?}. */
+export function parseTeiRerankRequest(body: unknown): TeiRerankRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RequestError(422, 'body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (typeof b.query !== 'string' || !b.query) throw new RequestError(422, "'query' must be a non-empty string", 'query');
+  return { query: b.query, texts: textsOf(b.texts, 'texts', 422) };
 }
 
 /** A vector as OpenAI's base64 form: the float32 values' little-endian bytes (what the SDKs decode). */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { l2Normalize } from '../../core/embeddings/vectors.ts';
-import { openAiResponse, parseOpenAiRequest, parseTeiRequest, RequestError } from './requests.ts';
+import { cosine, l2Normalize } from '../../core/embeddings/vectors.ts';
+import { openAiResponse, parseOpenAiRequest, parseTeiRequest, parseTeiRerankRequest, RequestError } from './requests.ts';
 import type { ServedModel } from './servedModel.ts';
 
 /** Largest request body read (a 2,048-text batch of long code is well under it). */
@@ -25,7 +25,8 @@ export interface EmbedServerOptions {
 /**
  * A small embedding server over local models, speaking OpenAI's embeddings API (what the `openai-compatible`
  * provider, and any user's OpenAI client, sends) and text-embeddings-inference's `/embed` (on the first model).
- * Routes: POST /v1/embeddings (also /embeddings), POST /embed, GET /v1/models, GET /health.
+ * Routes: POST /v1/embeddings (also /embeddings), POST /embed, POST /rerank (TEI's, first model), GET /v1/models,
+ * GET /health.
  * Errors are OpenAI-shaped JSON: 400 bad request, 404 unknown route or model, 413 body too large, 500/503
  * model failures (503 when the model's worker died: retrying helps).
  */
@@ -97,6 +98,16 @@ export async function startEmbedServer(opts: EmbedServerOptions): Promise<EmbedS
       if (!model) throw new RequestError(404, 'no model is served', null, 'model_not_found');
       const out = await model.embed(r.texts, gone.signal);
       return send(res, 200, out.vectors.map((v) => Array.from(r.normalize ? l2Normalize(v) : v)));
+    }
+    if (req.method === 'POST' && path === '/rerank') {
+      // TEI's rerank route, so a `tei` reranker entry runs against this server as against a cross-encoder's TEI:
+      // here the first model scores each (query, text) pair by the cosine of its two vectors (a bi-encoder).
+      const r = parseTeiRerankRequest(await readJson(req));
+      const model = opts.models[0];
+      if (!model) throw new RequestError(404, 'no model is served', null, 'model_not_found');
+      const { vectors } = await model.embed([r.query, ...r.texts], gone.signal);
+      const scored = vectors.slice(1).map((v, index) => ({ index, score: cosine(vectors[0], v) }));
+      return send(res, 200, scored.sort((a, b) => b.score - a.score || a.index - b.index));
     }
     throw new RequestError(404, `no route ${req.method} ${path}`);
   };

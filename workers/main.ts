@@ -33,7 +33,7 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   const settings = { ...loaded, address: values.address ?? loaded.address, namespace: values.namespace ?? loaded.namespace };
   const keys = values.queues ? parseKeys(values.queues) : defaultKeys;
   // OTEL_* variables (docs/cluster.md): a bad one refused before anything connects.
-  tracing();
+  const traced = tracing();
   const { namespace } = settings;
   const queues = taskQueues(values.prefix);
   const metrics = values['metrics-address'] ?? process.env.EXECRETRIEVAL_METRICS_ADDRESS;
@@ -48,6 +48,8 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   try {
     await running.done;
   } finally {
+    // What the exporter still holds is sent before the process ends (a graceful stop).
+    await traced?.shutdown().catch(() => undefined);
     await connection.close();
   }
 }

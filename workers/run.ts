@@ -161,7 +161,6 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await done.catch(() => undefined);
       await closeAll(bundles);
-      await traced?.shutdown().catch(() => undefined);
     })());
   return { done, shutdown };
 }

@@ -11,24 +11,21 @@
  * sandbox, exported through a sink) in that shape; the exporter is the 2.x one that the rest of node_modules
  * already pins (a peer of @mistralai/mistralai), so `toCurrentShape` renames the two fields that changed.
  */
-import { context, propagation, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, propagation, type SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { WorkflowClientInterceptor } from '@temporalio/client';
-import type { ActivityInterceptorsFactory, InjectedSinks } from '@temporalio/worker';
+import type { ActivityInterceptorsFactory, WorkerOptions } from '@temporalio/worker';
 import { createRequire } from 'node:module';
 import { EXIT_CODES, StopError } from '../../activities/faults.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Tracing {
-  /** What an exported span's resource says first (service.name). */
-  service: string;
-  tracer: Tracer;
   clientInterceptors: WorkflowClientInterceptor[];
   activityInterceptors: ActivityInterceptorsFactory[];
   /** The sink through which the workflow sandbox hands its spans to this process's exporter. */
-  sinks: InjectedSinks<Record<string, never>>;
+  sinks: NonNullable<WorkerOptions['sinks']>;
   /** Sends what is still buffered; called before the process exits. */
   shutdown(): Promise<void>;
 }
@@ -86,13 +83,12 @@ function setUp(env: Env): Tracing | null {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const tracer = provider.getTracer('execretrieval');
 
+  // Typed against the 1.x SDK nested under the interceptors package: only `onEnd` is called.
   const workflowSpans = { onStart() {}, onEnd: (s: unknown) => processor.onEnd(toCurrentShape(s as LegacySpan, resource)), forceFlush: async () => {}, shutdown: async () => {} };
   return {
-    service,
-    tracer,
     clientInterceptors: [new otel.OpenTelemetryWorkflowClientInterceptor({ tracer })],
     activityInterceptors: [(ctx) => ({ inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx, { tracer }), outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx) })],
-    sinks: { exporter: otel.makeWorkflowExporter(workflowSpans as never, resource as never) } as never,
+    sinks: { exporter: otel.makeWorkflowExporter(workflowSpans as never, resource as never) },
     shutdown: () => provider.shutdown(),
   };
 }
@@ -104,7 +100,7 @@ type LegacySpan = Omit<ReadableSpan, 'parentSpanContext' | 'instrumentationScope
 };
 
 /** The 1.x span in the 2.x shape the exporter reads: its parent as a context, its library as a scope. */
-export function toCurrentShape(s: LegacySpan, resource: Resource): ReadableSpan {
+function toCurrentShape(s: LegacySpan, resource: Resource): ReadableSpan {
   const own = s.spanContext();
   const parentSpanContext: SpanContext | undefined = s.parentSpanId ? { traceId: own.traceId, spanId: s.parentSpanId, traceFlags: own.traceFlags, isRemote: true } : undefined;
   const { parentSpanId: _p, instrumentationLibrary, ...rest } = s;

@@ -15,6 +15,7 @@ import { TASK_QUEUE_KEYS, taskQueues, type TaskQueueKey } from '../temporal.conf
 import { connectNative, describeCluster, loadClusterSettings } from '../infra/temporal/cluster.ts';
 import { EXIT_CODES, StopError } from '../activities/faults.ts';
 import { quietRuntime, startWorkers } from './run.ts';
+import { tracing } from '../infra/temporal/tracing.ts';
 
 export async function workerMain(argv: string[], defaultKeys: readonly TaskQueueKey[] = TASK_QUEUE_KEYS): Promise<void> {
   const { values } = parseArgs({
@@ -31,6 +32,8 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   const loaded = loadClusterSettings(process.env);
   const settings = { ...loaded, address: values.address ?? loaded.address, namespace: values.namespace ?? loaded.namespace };
   const keys = values.queues ? parseKeys(values.queues) : defaultKeys;
+  // OTEL_* variables (docs/cluster.md): a bad one refused before anything connects.
+  const traced = tracing();
   const { namespace } = settings;
   const queues = taskQueues(values.prefix);
   const metrics = values['metrics-address'] ?? process.env.EXECRETRIEVAL_METRICS_ADDRESS;
@@ -45,6 +48,8 @@ export async function workerMain(argv: string[], defaultKeys: readonly TaskQueue
   try {
     await running.done;
   } finally {
+    // What the exporter still holds is sent before the process ends (a graceful stop).
+    await traced?.shutdown().catch(() => undefined);
     await connection.close();
   }
 }

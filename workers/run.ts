@@ -11,6 +11,7 @@ import { IllegalStateError } from '@temporalio/common';
 import type { TaskQueueKey, TaskQueues } from '../temporal.config.ts';
 import { EXIT_CODES, StopError } from '../activities/faults.ts';
 import { fatalFaultInterceptor } from '../activities/temporalFaults.ts';
+import { tracing, workflowTracingModules } from '../infra/temporal/tracing.ts';
 import { ACTIVITY_PROVIDERS, PROJECT_ROOT, WORKFLOWS_PATH, type ActivityBundle, type ActivityProvider, type WorkerDeps } from './registry.ts';
 
 export interface StartWorkersOptions {
@@ -46,7 +47,8 @@ export interface RunningWorkers {
 export async function bundleWorkflows(): Promise<WorkflowBundle> {
   // The SDK's webpack output is chatty at info level; warnings and errors still surface.
   const logger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger, webpackConfigHook: compileOwnTypeScript });
+  // Traced (OTEL_* variables), the workflows' own spans come from interceptors that must be in the bundle.
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger, webpackConfigHook: compileOwnTypeScript, workflowInterceptorModules: workflowTracingModules() });
 }
 
 /**
@@ -113,6 +115,7 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
   const providers = opts.providers ?? ACTIVITY_PROVIDERS;
   const needsWorkflows = opts.workflows ?? opts.keys.includes('default');
   const workflowBundle = needsWorkflows ? (opts.workflowBundle ?? (await bundleWorkflows())) : undefined;
+  const traced = tracing();
 
   const bundles: ActivityBundle[] = [];
   const workers: Worker[] = [];
@@ -138,7 +141,9 @@ export async function startWorkers(opts: StartWorkersOptions): Promise<RunningWo
             : key === 'exec' ? { maxConcurrentActivityTaskExecutions: EXEC_ACTIVITY_SLOTS } : {}),
           shutdownGraceTime: '5 seconds',
           // A damaged cache, a full disk, a bad configuration: failed at once, never retried (activities/temporalFaults.ts).
-          interceptors: { activity: [fatalFaultInterceptor] },
+          // Traced: each activity's span, a child of the workflow's StartActivity span (infra/temporal/tracing.ts).
+          interceptors: { activity: [fatalFaultInterceptor, ...(traced?.activityInterceptors ?? [])] },
+          ...(traced ? { sinks: traced.sinks } : {}),
           // Cancellation reaches an activity only in a heartbeat's answer, and heartbeats are throttled to 0.8 × the
           // heartbeat timeout (24 s for ours) unless capped: a cancelled batch (its configuration failed) stops within ~2 s.
           maxHeartbeatThrottleInterval: '2 seconds',

@@ -1,5 +1,6 @@
 import { Xoshiro128 } from './prng.ts';
 import { packColumns, planPacking, unpackSums } from './packing.ts';
+import { simdKernel } from './simdKernel.ts';
 
 /**
  * Query-level bootstrap (Efron 1979), vectorised across every statistic at once.
@@ -60,18 +61,27 @@ const BLOCK = 64;
 
 /**
  * The unpacked kernel, as a blocked matrix product: for a block of replicates, sums[r, c] = Σ_j counts[r, j] ·
- * X[j, c], computed four replicates × four columns at a time in registers. Each column is then read once per block
- * instead of once per replicate (the per-replicate row loop streamed the whole matrix from memory 5,000 times),
- * and each sum is accumulated over j in increasing order from +0, exactly as the per-replicate loop did, so the
- * result is bit-identical: adding 0 · x for an undrawn query changes nothing when x is finite. A column with a
- * non-finite value (0 · NaN is NaN) keeps the per-replicate loop that skips undrawn queries.
+ * X[j, c], computed four replicates × four columns at a time in WebAssembly SIMD registers (simdKernel.ts). Each
+ * column is then read once per block instead of once per replicate (the per-replicate row loop streamed the whole
+ * matrix from memory 5,000 times), and each sum is accumulated over j in increasing order from +0, exactly as the
+ * per-replicate loop did, so the result is bit-identical: adding 0 · x for an undrawn query changes nothing when x
+ * is finite. A column with a non-finite value (0 · NaN is NaN) keeps the per-replicate loop that skips undrawn
+ * queries; a block's last replicates and columns (fewer than four) are summed one at a time the same way.
  */
 export function denseColumnSums(input: BootstrapInput, replicates: number, seed: number): Float64Array {
   const { X, n, columns: m } = input;
   const R = replicates;
   const rng = new Xoshiro128(seed);
-  // Column-major copy, so the product's inner loop reads both operands contiguously.
-  const Xc = new Float64Array(n * m);
+  // The kernel's memory: replicate pairs' counts interleaved (BLOCK × n doubles), 16 sums out, then the matrix.
+  const { kernel, memory } = simdKernel();
+  const pairBytes = n * 16;
+  const outAt = BLOCK * n * 8;
+  const xAt = outAt + 128;
+  const need = xAt + n * m * 8;
+  if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+  const heap = new Float64Array(memory.buffer);
+  // Column-major, so the product's inner loop reads both operands contiguously.
+  const Xc = heap.subarray(xAt / 8, xAt / 8 + n * m);
   const finite: number[] = [];
   const other: number[] = [];
   for (let c = 0; c < m; c++) {
@@ -86,52 +96,42 @@ export function denseColumnSums(input: BootstrapInput, replicates: number, seed:
   const out = new Float64Array(m * R);
   const counts = new Float64Array(BLOCK * n);
   const f4 = finite.length - (finite.length % 4);
+  const o = outAt / 8;
   for (let r0 = 0; r0 < R; r0 += BLOCK) {
     const rb = Math.min(BLOCK, R - r0);
     for (let r = 0; r < rb; r++) {
       const base = r * n;
       drawCounts(rng, n, counts.subarray(base, base + n));
     }
+    for (let p = 0; 2 * p + 1 < rb; p++) {
+      const a = 2 * p * n;
+      const b = a + n;
+      const h = 2 * p * n;
+      for (let j = 0; j < n; j++) {
+        heap[h + 2 * j] = counts[a + j];
+        heap[h + 2 * j + 1] = counts[b + j];
+      }
+    }
     for (let i = 0; i < f4; i += 4) {
-      const xa = finite[i] * n;
-      const xb = finite[i + 1] * n;
-      const xc = finite[i + 2] * n;
-      const xd = finite[i + 3] * n;
       let r = 0;
       for (; r + 4 <= rb; r += 4) {
-        const k0 = r * n;
-        const k1 = k0 + n;
-        const k2 = k1 + n;
-        const k3 = k2 + n;
-        let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-        let c0 = 0, c1 = 0, c2 = 0, c3 = 0, d0 = 0, d1 = 0, d2 = 0, d3 = 0;
-        for (let j = 0; j < n; j++) {
-          const w0 = counts[k0 + j], w1 = counts[k1 + j], w2 = counts[k2 + j], w3 = counts[k3 + j];
-          const x = Xc[xa + j];
-          a0 += w0 * x; a1 += w1 * x; a2 += w2 * x; a3 += w3 * x;
-          const y = Xc[xb + j];
-          b0 += w0 * y; b1 += w1 * y; b2 += w2 * y; b3 += w3 * y;
-          const z = Xc[xc + j];
-          c0 += w0 * z; c1 += w1 * z; c2 += w2 * z; c3 += w3 * z;
-          const v = Xc[xd + j];
-          d0 += w0 * v; d1 += w1 * v; d2 += w2 * v; d3 += w3 * v;
+        const c01 = (r / 2) * pairBytes;
+        kernel(c01, c01 + pairBytes, xAt + finite[i] * n * 8, xAt + finite[i + 1] * n * 8, xAt + finite[i + 2] * n * 8, xAt + finite[i + 3] * n * 8, n, outAt);
+        for (let q = 0; q < 4; q++) {
+          const at = finite[i + q] * R + r0 + r;
+          out[at] = heap[o + 4 * q];
+          out[at + 1] = heap[o + 4 * q + 1];
+          out[at + 2] = heap[o + 4 * q + 2];
+          out[at + 3] = heap[o + 4 * q + 3];
         }
-        const oa = finite[i] * R + r0 + r;
-        const ob = finite[i + 1] * R + r0 + r;
-        const oc = finite[i + 2] * R + r0 + r;
-        const od = finite[i + 3] * R + r0 + r;
-        out[oa] = a0; out[oa + 1] = a1; out[oa + 2] = a2; out[oa + 3] = a3;
-        out[ob] = b0; out[ob + 1] = b1; out[ob + 2] = b2; out[ob + 3] = b3;
-        out[oc] = c0; out[oc + 1] = c1; out[oc + 2] = c2; out[oc + 3] = c3;
-        out[od] = d0; out[od + 1] = d1; out[od + 2] = d2; out[od + 3] = d3;
       }
-      // The block's last replicates (fewer than four): one column at a time, below.
       for (; r < rb; r++) {
-        for (const x of [xa, xb, xc, xd]) {
+        for (let q = 0; q < 4; q++) {
+          const x = finite[i + q] * n;
           const k = r * n;
           let a = 0;
           for (let j = 0; j < n; j++) a += counts[k + j] * Xc[x + j];
-          out[(x / n) * R + r0 + r] = a;
+          out[finite[i + q] * R + r0 + r] = a;
         }
       }
     }

@@ -7,6 +7,7 @@
 import { Client } from '@temporalio/client';
 import { connectClient, loadClusterSettings, type ClusterSettings } from './cluster.ts';
 import { startDevServer, type DevServer } from './devServer.ts';
+import { tracing } from './tracing.ts';
 
 export interface TemporalSession {
   address: string;
@@ -27,8 +28,9 @@ export async function openTemporal(opts: {
   dbFile?: string;
   log?: (msg: string) => void;
 } = {}): Promise<TemporalSession> {
-  // Read (and a bad profile refused) before anything is started.
+  // Read (and a bad profile or tracing variable refused) before anything is started.
   const target = loadClusterSettings(opts.env ?? process.env);
+  const traced = tracing(opts.env ?? process.env);
   const log = opts.log ?? ((m: string) => console.error(m));
   let devServer: DevServer | null = null;
   let address = target.address;
@@ -38,7 +40,8 @@ export async function openTemporal(opts: {
   }
   try {
     const connection = await connectClient(target, address);
-    const client = new Client({ connection, namespace: target.namespace });
+    // Traced (OTEL_* variables: tracing.ts), each workflow the client starts opens the run's trace.
+    const client = new Client({ connection, namespace: target.namespace, ...(traced ? { interceptors: { workflow: traced.clientInterceptors } } : {}) });
     return {
       address,
       namespace: target.namespace,
@@ -47,6 +50,7 @@ export async function openTemporal(opts: {
       devServer,
       async close() {
         await connection.close().catch(() => undefined);
+        await traced?.shutdown().catch(() => undefined);
         await devServer?.stop();
       },
     };

@@ -188,7 +188,7 @@ test('bit-packed bootstrap sums are exact, including columns too wide to pack', 
   for (let i = 0; i < packed.length; i++) close(packed[i], plain[i], 1e-12, `i=${i}`);
 });
 
-test('the blocked bootstrap kernel is bit-identical to the per-replicate loop: floats, negatives, NaN and Infinity in some columns, blocks cut short', async () => {
+test('the blocked bootstrap kernel (WebAssembly SIMD, four replicates × four columns) is bit-identical to the per-replicate loop: floats, negatives, NaN and Infinity in some columns, blocks cut short', async () => {
   const { denseColumnSums } = await import('../../core/stats/bootstrap.ts');
   // The per-replicate loop the blocked product replaced: each replicate's counts, then acc += count · row for the drawn queries.
   const perReplicate = (X: Float64Array, n: number, m: number, R: number, seed: number) => {
@@ -205,7 +205,7 @@ test('the blocked bootstrap kernel is bit-identical to the per-replicate loop: f
   };
   const g = new Xoshiro128(8);
   const u = () => g.nextU32() / 2 ** 32;
-  for (const [n, m, R] of [[37, 7, 131], [200, 10, 64], [1, 3, 5]]) {
+  for (const [n, m, R] of [[37, 7, 131], [200, 10, 64], [1, 3, 5], [300, 41, 70]]) {
     const X = new Float64Array(n * m);
     for (let j = 0; j < n; j++) {
       for (let c = 0; c < m; c++) {

@@ -34,9 +34,9 @@ export function manifestLayers(layers: SandboxLayers): Record<string, boolean | 
 
 /**
  * The execution oracle: runs (code, test suite) pairs in sandboxed Python children, through the execution
- * cache. A result for the same (runner version, code, suite, timeout) is never computed twice, and a run that
- * finished under a shorter timeout answers a longer one (see cache.ts). A result with `infra_error` set is
- * never cached: the suite was run twice and infrastructure failed both times.
+ * cache. A result for the same (runner version, code, suite, timeout) is never computed twice; a run answers only
+ * its own timeout (see cache.ts). A result with `infra_error` set is never cached: the suite was run twice and
+ * infrastructure failed both times.
  */
 export interface Oracle {
   run(req: ExecRequest): Promise<ExecResult>;

@@ -102,6 +102,7 @@ class _Report:
     def __init__(self, n_tests):
         self.n = n_tests
         self.items = {}
+        self.done = False
         self.meta = None
         self.violation = None
         self.total = 0
@@ -138,6 +139,10 @@ class _Report:
                 self.violation = "report does not start with the sandbox line"
             else:
                 self.meta = msg["sandbox"]
+        elif self.done:
+            self.violation = "report line after the end"
+        elif msg == {"done": True} and self.n:
+            self.done = True
         elif set(msg) == {"i", "o", "j"} and type(msg["i"]) is int and 0 <= msg["i"] < self.n and msg["i"] not in self.items \
                 and type(msg["o"]) is str and msg["j"] in ("parent", "child"):
             self.items[msg["i"]] = {"o": msg["o"][: child.MESSAGE_CAP + 40], "j": msg["j"]}
@@ -303,6 +308,7 @@ def _judge_main(plan, env, w, fds):
     child.write_line(w, json.dumps({"sandbox": info}))
     link = judge.Link(cmd_w, ans_r)
     judge.run_suite(plan, link, lambda i, o, j: child.write_line(w, json.dumps({"i": i, "o": o, "j": j})))
+    child.write_line(w, json.dumps({"done": True}))
     os._exit(0)
 
 
@@ -529,7 +535,13 @@ def run_forked(plan, env, role, fds):
     # "ERROR: Exited(0)" is a clean end: for a candidate, only the server can tell whether it came before the judge
     # had finished (sandbox.merge).
     end, why = _missing_outcome(timed_out, report.violation, status, killed_by_us, cpu_s, child.cpu_hard_limit(limit) - 0.05)
+    if role == "judge" and end == "ERROR: Exited(0)" and not report.done:
+        end = "ERROR: Exited(0) before its last line"
     infra = infra or why
+    if report.violation or end != "ERROR: Exited(0)":
+        # A judge that broke its report or ended abnormally (the suite's own code can do both: it runs there)
+        # decides nothing: every test gets how it ended.
+        report.items = {}
     # CPU time (user + system) of the child: what a mutant's limit derives from (core/mutation/timeLimit.ts).
     return {"items": {str(k): v for k, v in report.items.items()}, "end": end, "sandbox": report.meta or {},
             "wall_ms": round(wall_ms, 3), "cpu_ms": round(cpu_s * 1000, 3), "infra": infra}

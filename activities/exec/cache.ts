@@ -80,7 +80,7 @@ export const execRowVerifies = (r: StoredRow): boolean => rowVerifies(r) && exec
 
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string], StoredRun>;
+  private readonly getStmt: Database.Statement<[string, number], StoredRun>;
   private readonly byKeyStmt: Database.Statement<[string], StoredRow>;
   private readonly putStmt: Database.Statement<[RunRow]>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
@@ -129,7 +129,7 @@ export class ExecCache {
     this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
     this.paidStmt = this.db.prepare('SELECT 1 FROM exec_payments WHERE paid_by = ? AND key = ? LIMIT 1');
     // The run under exactly this timeout (the class comment): one answer for one state.
-    this.getStmt = this.db.prepare('SELECT * FROM exec_runs WHERE key = ?');
+    this.getStmt = this.db.prepare('SELECT * FROM exec_runs WHERE content_key = ? AND timeout_s = ?');
     this.byKeyStmt = this.db.prepare('SELECT * FROM exec_runs WHERE key = ?');
     // OR REPLACE, used only when the row under this key is absent or fails its checksum (putTx): a sound row is
     // never overwritten, so the first verdict stored stays the answer.
@@ -147,7 +147,7 @@ export class ExecCache {
 
   /** The stored run of (content, timeoutS), if any. */
   get(contentKey: string, timeoutS: number): CachedRun | undefined {
-    const rows = this.guard(() => this.getStmt.all(execRunKey(contentKey, timeoutS)));
+    const rows = this.guard(() => this.getStmt.all(contentKey, timeoutS));
     for (const row of rows) {
       // A row that fails its checksum is a miss, never an answer: the run is executed again and replaces it.
       if (!execRowVerifies(row)) {

@@ -249,10 +249,17 @@ def serve():
                 result["infra_error"] = infra
             write_frame(stdout, result)
     finally:
+        # Both killed before either is reaped, the judge zygote reaped first: the candidate zygote is the init of
+        # the PID namespace both live in, and an init does not finish exiting while another process of its
+        # namespace is unreaped.
         for role, pid in (("candidate", cand_pid), ("judge", judge_pid)):
             zyg[role][0].close()
             try:
                 os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in (judge_pid, cand_pid):
+            try:
                 os.waitpid(pid, 0)
             except OSError:
                 pass

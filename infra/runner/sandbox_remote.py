@@ -9,7 +9,8 @@ test: the judge (sandbox_judge) sends it requests on one pipe and reads answers 
                                     ["x", mro] an exception class, ["f"] something else (a proxy in the judge).
   {"op": "call", "t", "a", "k"}     call a name or handle with decoded arguments.
   {"op": "get", "t", "n"}           an attribute of a name or handle.
-  {"op": "dunder", "t", "m", "a"}   len, getitem, iter, contains, str, repr, bool, int, float, index of a handle.
+  {"op": "dunder", "t", "m", "a"}   len, getitem, iter, contains, str, repr, bool, int, float, index, eq (with
+                                    another handle), setattr, setitem of a handle.
   {"op": "whole", "test", "setup", "entry"}   a child-judged test, run whole here (sandbox_child.run_whole): the
                                     judge sends these only after every judge-run test of the suite is decided.
 Answers: {"v": value, "m": [[arg position or keyword, new value]...]} (the arguments the call changed in place),
@@ -113,6 +114,13 @@ class _Server:
             return obj
         raise values.BadValue("unknown tag")
 
+    def _handle(self, v):
+        for i, h in enumerate(self.handles):
+            if h is v:
+                return i
+        self.handles.append(v)
+        return len(self.handles) - 1
+
     def answer(self, value):
         """A result as plain data, or as a handle on an object that stays here."""
         if values.is_iterator(value):
@@ -124,8 +132,7 @@ class _Server:
                 raise
         except (RecursionError, MemoryError, ValueError, TypeError):
             raise values.Untrusted("ERROR: value too large") from None
-        self.handles.append(value)
-        return {"h": len(self.handles) - 1, "c": callable(value), "tn": values._type_name(type(value))}
+        return {"h": self._handle(value), "c": callable(value), "tn": values._type_name(type(value))}
 
     def call(self, msg):
         fn = self.target(msg.get("t"))
@@ -139,7 +146,8 @@ class _Server:
             changed = []
             for k, a in before:
                 try:
-                    enc = values.encode(a)
+                    # Objects inside it (the judge passed handles, or the call put new ones in) go back as handles.
+                    enc = values.encode(a, lambda v: ["h", self._handle(v)])
                 except (values.Untrusted, RecursionError, MemoryError, ValueError, TypeError):
                     raise values.Untrusted("ERROR: value too large") from None
                 if _dumps(enc) != sent[k]:
@@ -152,7 +160,8 @@ class _Server:
         method = msg.get("m")
         if method == "iter":
             return self.answer(values.materialise(iter(fn)))
-        impl = {"eq": lambda o, x: bool(o == x), "len": len, "getitem": lambda o, k: o[k], "contains": lambda o, k: k in o, "str": str, "repr": repr,
+        impl = {"eq": lambda o, x: bool(o == x), "setattr": lambda o, n, v: setattr(o, n, v) if type(n) is str else None,
+                "setitem": lambda o, k, v: o.__setitem__(k, v), "len": len, "getitem": lambda o, k: o[k], "contains": lambda o, k: k in o, "str": str, "repr": repr,
                 "bool": bool, "int": int, "float": float, "index": lambda o: o.__index__()}.get(method)
         if impl is None:
             raise values.BadValue("dunder")

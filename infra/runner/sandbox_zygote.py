@@ -285,6 +285,16 @@ def _sched(proc_fd, pid, wall_s):
     return on_cpu_ns / 1e9, max(0.0, wall_s - (on_cpu_ns + wait_ns) / 1e9), state == b"R"
 
 
+def _own_run_delay(proc_fd):
+    """Seconds this process has waited for a CPU so far (schedstat), or None."""
+    if proc_fd is None:
+        return None
+    try:
+        return int(_read_proc(proc_fd, "self/schedstat").split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _charged_s(sched, setup_blocked):
     """Seconds of the limit used: CPU time, plus time blocked since the sandbox's own set-up ended (its mounts
     can wait on kernel locks that other sandboxes on the machine hold: a suite measured 260 ms blocked there
@@ -334,12 +344,13 @@ class _Relay:
     def write_fds(self):
         return [fd for fd, buf in ((self.cw, self.to_c), (self.jw, self.to_j)) if fd is not None and buf]
 
-    def step(self, readable, writable):
+    def step(self, readable):
         """Moves what it can; returns "work", "idle" on a transition, else None."""
         change = None
         if self.jr in readable:
             data = self._read(self.jr)
             if data is None:
+                os.close(self.jr)
                 self.jr = None
                 if not self.to_c:
                     self._close("cw")
@@ -350,14 +361,17 @@ class _Relay:
         if self.cr in readable:
             data = self._read(self.cr)
             if data is None:
+                os.close(self.cr)
                 self.cr = None
             elif data:
                 self.to_j += data
                 if self._answers_done(data) and self.working:
                     self.working, change = False, "idle"
+        # Written at once (non-blocking), not on the next turn: the candidate's time starts when its request is in
+        # its pipe, so that no delay of this zygote's is counted as the candidate's.
         for attr, buf in (("cw", self.to_c), ("jw", self.to_j)):
             fd = getattr(self, attr)
-            if fd is not None and fd in writable and buf:
+            if fd is not None and buf:
                 try:
                     n = os.write(fd, buf)
                 except BlockingIOError:
@@ -483,13 +497,18 @@ def run_forked(plan, env, role, fds):
                     break
                 deadline = min(now + max(left, 0.01), backstop)
             wfds = relay.write_fds() if relay else []
+            # This zygote's own wait for a CPU while it sleeps here: the time a starved zygote takes to notice an
+            # answer, during which the candidate is already waiting for the judge (not charged to it).
+            own_delay = _own_run_delay(env.get("proc_fd")) if relay and relay.working else None
             ready, writable, _ = select.select(open_fds + (relay.read_fds() if relay else []), wfds, [], max(0.0, deadline - now))
             if relay and (writable or any(fd in ready for fd in relay.read_fds())):
-                change = relay.step(ready, writable)
+                change = relay.step(ready)
                 if change is not None and setup_blocked is not None:
                     sched = _sched(env.get("proc_fd"), pid, time.monotonic() - start)
                     if sched is not None and change == "idle":
-                        idle_since = sched[1]
+                        late = _own_run_delay(env.get("proc_fd"))
+                        gap = max(0.0, late - own_delay) if late is not None and own_delay is not None else 0.0
+                        idle_since = max(0.0, sched[1] - gap)
                     elif sched is not None and idle_since is not None:
                         idle_blocked += sched[1] - idle_since
                         idle_since = None

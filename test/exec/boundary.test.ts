@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { SandboxPool } from '../../activities/exec/pool.ts';
 import { astFacts } from '../../activities/python/astFacts.ts';
@@ -185,6 +186,45 @@ def check(candidate):
     const r = await inBatch({ code: 'def f(x):\n    return 2\n', suite: { kind: 'check', program, entry_point: 'f' } });
     assert.equal(r.passed, false);
     assert.match(r.outcomes[0], /^ERROR: Judge/);
+  });
+});
+
+describe('the judge is sandboxed too: what a test does to it is its suite\'s failure', () => {
+  test('a test spinning in the judge, one exhausting its memory, one ending it: those tests or that suite fail; neighbours and later suites do not', async () => {
+    const oracle = await openOracle({ cachePath: null, concurrency: 1 });
+    try {
+      const code = 'def f(x):\n    return x + 1\n';
+      const [spin, exit, after] = await oracle.runMany([
+        { code, suite: asserts('while True:\n    pass', 'x = bytearray(8 * 1024**3)', 'assert f(1) == 2'), timeout_s: 1 },
+        { code, suite: asserts('assert f(1) == 2', 'import os\nos._exit(0)') },
+        { code, suite: asserts('assert f(1) == 2') },
+      ]);
+      assert.deepEqual(spin.outcomes, ['ERROR: JudgeTimeout', 'ERROR: MemoryError', 'pass']);
+      assert.equal(spin.infra_error, undefined);
+      assert.deepEqual(exit.outcomes, ['ERROR: JudgeExited(0) before its last line', 'ERROR: JudgeExited(0) before its last line']);
+      assert.equal(exit.infra_error, undefined);
+      assert.deepEqual(after.outcomes, ['pass']);
+    } finally {
+      await oracle.close();
+    }
+  });
+
+  test('the zygotes hold no more descriptors after 24 suites than after 4 (a leak stopped the server after 500)', async () => {
+    const pool = new SandboxPool(1);
+    try {
+      const suite: TestSuite = asserts('assert f(1) == 2', 'assert f(2) == 3');
+      const run = (n: number) => Promise.all(Array.from({ length: n }, (_, i) => pool.run(`def f(x):\n    return x + 1 + ${i} * 0\n`, suite, 2, 5)));
+      await run(4);
+      const server = pool.serverIn(0)!.pid!;
+      const zygotes = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(server));
+      assert.equal(zygotes.length, 2);
+      const fds = () => zygotes.map((z) => readdirSync(`/proc/${z}/fd`).length);
+      const before = fds();
+      await run(20);
+      assert.deepEqual(fds(), before);
+    } finally {
+      await pool.close();
+    }
   });
 });
 

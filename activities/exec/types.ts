@@ -3,8 +3,9 @@ import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
 /**
  * Which isolation layers were in force for a suite, as the sandbox reports them (infra/runner/sandbox.py):
  * `view` (read-only minimal root), `private_tmp` (own mount namespace, capped tmpfs /tmp and /dev/shm),
- * `netns`, `uid` (one per fork server), `caps_kept` (capability numbers kept; empty with a view),
- * `landlock` with `landlock_abi`, `seccomp`, `audit_hook`; `view_error` says why the view is missing.
+ * `netns`, `pidns`, `ipc_uts`, `userns`, `uid` (one per fork server), `caps_kept` (capability numbers kept; empty
+ * with a view), `landlock` with `landlock_abi`, `seccomp`, `audit_hook`; `view_error` says why the view is missing.
+ * The judge child's own layers (infra/runner/sandbox_judge.py) come as `judge_<layer>`.
  */
 export interface SandboxLayers {
   view?: boolean;

@@ -1,58 +1,58 @@
-"""Execution sandbox for untrusted Python code (code under test is written by LLMs or mutated on purpose).
+"""Execution sandbox for untrusted Python code (code under test is written by LLMs or mutated on purpose, and the
+suites by LLMs and importers: neither is trusted). docs/oracle.md describes the design for users.
 
 Processes (`serve`):
-  judge   this process. Reads framed requests from Node on stdin, plans each test (sandbox_plan), sends
-          the zygote only the candidate's parts of the parent-judged tests (one child), then the tests judged in
-          the child (another child, which gets nothing the first needs), judges the values that come back
-          (the rest of each assert, pytest.raises included, with its own builtins), answers on stdout.
-          It never runs candidate code and never forks after the zygote exists.
-  zygote  forked by the judge before any request is read (so its memory holds no expected value); builds
-          the read-only view, the Landlock ruleset and the seccomp filter once; forks one child per suite;
-          reads the child's report strictly; always kills and reaps it (sandbox_zygote).
-  child   isolates itself, runs the candidate and the child's share of each test, reports (sandbox_child).
-`once` is the naive baseline for the benchmark: one fresh `python -I` per suite with the same layers, no
-fork, and judging in the same process afterwards (a cost baseline, not a safe oracle).
+  server     this process. Reads framed requests from Node on stdin, checks the size caps before anything parses
+             or sends the code or suite, hands each suite to the two zygotes with a pair of pipes between their
+             children, merges the two reports, answers on stdout. It runs no untrusted code.
+  zygotes    forked before any request is read, in a PID namespace of their own (sandbox_zygote): the candidate
+             zygote receives only code and limits; the judge zygote receives the suite. Each forks one child per
+             suite, times it, reads its report strictly, always kills and reaps it. The candidate zygote relays
+             the two children's traffic, so it charges the candidate only while it is answering.
+  judge      child: runs the suite's code with the candidate's names as proxies (sandbox_judge); its own uid,
+             limits and layers; reports one line per test.
+  candidate  child: runs the candidate's code afresh per test and answers calls with plain data (sandbox_remote).
+`once` is the naive baseline for the benchmark: one fresh `python -I` per suite with the same layers, running
+each test whole next to the code (a cost baseline, not a safe oracle). `run_local` runs one suite as the server
+does without the zygote processes (tests of the fallbacks, bench/sandbox-layers.py).
 
 Frames: 4-byte big-endian length + UTF-8 JSON object (sandbox_wire), capped.
 Request: {"id", "code", "suite": {"kind": "asserts", "tests": [...], "setup"?} | {"kind": "check",
           "program", "entry_point"}, "timeout_s", "memory_mb"?}
-          timeout_s counts the child's time computing or blocked, not its time waiting for a CPU, so a verdict
-          near the limit does not depend on the machine's load (sandbox_zygote.run_forked).
-Result:  {"id", "outcomes": [...], "judged": ["parent" | "child", ...], "wall_ms", "cpu_ms", "sandbox": {layers},
-          "infra_error"?: one line} or {"id", "error": one line} when the request itself was unusable.
+          timeout_s counts the candidate's time computing or blocked while answering, not its time waiting for a
+          CPU or for the judge, so a verdict near the limit depends neither on the machine's load nor on the
+          suite's own work (sandbox_zygote.run_forked).
+Result:  {"id", "outcomes": [...], "judged": ["parent" | "child", ...], "wall_ms", "cpu_ms" (the candidate's),
+          "judge_cpu_ms", "sandbox": {layers, the judge's as judge_*}, "infra_error"?: one line} or {"id", "error":
+          one line} when the request itself was unusable.
 
-Threat model. The code under test and anything it does at run time is hostile; the test suites, this
-runner, the interpreter and the kernel are trusted. The child holds the candidate; the judge and the zygote
-are separate processes of another uid that the child cannot signal, trace or write to.
+Threat model. The code under test, the suite's code and anything either does at run time are hostile; this
+runner's server and zygotes, the interpreter and the kernel are trusted.
 
 Covered:
-  - its own verdict: in a parent-judged test (sandbox_plan: asserts, bindings of call results, pytest.raises)
-    no expected value enters any child; the child returns the values of the candidate's calls as plain data
-    (exact builtin types, depth/size capped, at most 32 distinct values per hash in a set or mapping) and the
-    judge evaluates the rest (arithmetic size-guarded). Objects with a lying __eq__/__sub__, patched builtins,
-    math or runner functions, forged lines on the result pipe, and searching memory (gc, frames, ctypes) for
-    an expected value cannot make such a test pass. A report line out of order or of the wrong shape ends the
-    suite as ERROR: BadReport.
-  - the host: the child sees a read-only view holding the interpreter's prefix, /usr, two /etc files and
-    four /dev nodes; its /tmp and /dev/shm are a private capped tmpfs that dies with it; Landlock allows
-    writes only there (whatever the path, dir_fd or ctypes call), reads only beneath the view, no TCP
-    bind/connect, no abstract unix sockets or signals outside its domain; its network namespace (one per
-    fork server) holds nothing, not even a loopback that is up;
-    seccomp refuses sockets, ptrace, mounts, namespaces, keyrings, bpf, io_uring, file handles, and
-    sending SIGKILL. It runs as a uid of its own with no capabilities (CAP_DAC_READ_SEARCH included) and
-    no_new_privs, under CPU, memory, file-size, open-file and process limits.
-  - its neighbours: one uid per fork server plus Landlock's signal scope: it cannot signal other suites.
-  - the run: byte caps on every frame and report line, the child killed and reaped whatever happens,
-    scratch removal without recursion, any fault outside the code reported as `infra_error` (the caller
-    runs the suite once more, and never caches it).
+  - the candidate's verdict: no expected value is computed in, or sent to, a process that runs candidate code.
+    The suite runs in the judge child with the judge's own builtins and stdlib; the candidate child holds the
+    code and each call's arguments and was forked from a zygote that never held a test. Values cross as plain
+    data (exact builtin types, depth/size capped, at most 32 distinct values per hash); objects that stay in the
+    child are handles whose comparison with a judge value fails the test. Patched builtins, stdlib modules,
+    sys.modules, type dicts, runner functions, lying __eq__/__sub__, searching memory, forged answers: none
+    decides a judge-run test.
+  - the host: each child sees a read-only view holding the interpreter's prefix, /usr, two /etc files and
+    four /dev nodes; its /tmp and /dev/shm are a private capped tmpfs that dies with it; its own IPC, UTS and
+    user namespaces; Landlock allows writes only there, reads only beneath the view, no TCP bind/connect, no
+    abstract unix sockets or signals outside its domain; the network namespace (one per server) holds nothing;
+    seccomp refuses sockets, ptrace, mounts, namespaces, keyrings, bpf, io_uring, file handles, sending SIGKILL
+    and kernel-sent signals of its choice (timer_create, mq_notify, F_SETSIG). It runs as a uid of its own
+    with no capabilities and no_new_privs, under CPU, memory, file-size, open-file and process limits.
+  - its neighbours: one candidate uid and one judge uid per server, Landlock's signal scope, per-child IPC.
+  - the run: byte caps on every frame and report line; size caps on code and suite; every child killed and
+    reaped whatever happens, and killed by the kernel with its server's PID namespace; what a test does to its
+    judge is that suite's failure; any fault outside the code reported as `infra_error` (retried once by the
+    caller, never cached).
 Not covered:
-  - tests judged in the child (loops, helper functions, check(candidate) programs kept whole, a candidate that
-    rebinds a judge name such as `abs`): a candidate can fake those (the test's code is compiled, and a check
-    program loaded, before the candidate's, which narrows but does not close that); they run in a child of
-    their own, each outcome says `judged: "child"`, and gate profiles require a number of parent-judged
-    passes (from the results, cached with them).
-  - a candidate can always fail: its own exit, timeout, memory or CPU limit, an oversized request or value
-    are its suite's failure (cached), never an infrastructure fault. It cannot change its limits (seccomp).
+  - child-judged tests (an argument that cannot cross as data, a call of a candidate function named like a
+    builtin): the candidate decides those; each says `judged: "child"`, and gate profiles count judge-run
+    passes. A suite's own code can make its own tests pass or fail (it is the suite).
   - a candidate that computes the right answer by other means than the intended algorithm (hard-coding).
   - side channels (timing, CPU cache), kernel vulnerabilities, and resource exhaustion below the limits.
   - without root, or on a kernel lacking a layer, that layer is absent; `sandbox` in every result (and

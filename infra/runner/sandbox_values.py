@@ -1,4 +1,5 @@
-"""Plain data across the trust boundary: the child encodes the value its candidate produced, the judge decodes it.
+"""Plain data across the trust boundary, both ways between the judge child and the candidate child: arguments one
+way, results the other (sandbox_judge, sandbox_remote).
 
 Only values whose type is *exactly* one of None, bool, int, float, complex, str, bytes, list, tuple, dict, set
 and frozenset, range, or one of the stdlib containers collections.Counter, OrderedDict, defaultdict and deque (nested),

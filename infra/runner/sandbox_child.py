@@ -20,7 +20,6 @@ import types
 
 import sandbox_kernel as kernel
 
-OUTPUT_CAP = 64 * 1024
 MESSAGE_CAP = 200
 # Taken when the runner is imported, before any untrusted code: replacing os.write later changes what that code
 # calls, not what the runner writes with.

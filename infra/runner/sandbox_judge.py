@@ -412,10 +412,14 @@ def run_suite(plan, link, send):
     setup = plan.get("setup")
     tests = plan["tests"]
     deferred = []
+    setup_names = _free_names(setup) if setup else []
     for i, src in enumerate(tests):
+        # Names the test looks up that neither the candidate's AST nor the judge's builtins give (code that binds
+        # its function through exec or globals()): asked for too, as Python would find the candidate's.
+        asked = list(dict.fromkeys(names + setup_names + _free_names(src)))
         signal.setitimer(signal.ITIMER_PROF, test_cpu_s)
         try:
-            outcome = _one(link, names, src, setup, entry)
+            outcome = _one(link, asked, src, setup, entry)
         except _JudgeTimeout:  # raised between the test's own handlers
             outcome = "ERROR: JudgeTimeout"
         finally:
@@ -437,6 +441,14 @@ def run_suite(plan, link, send):
         send(i, _text(answer.get("o")) if isinstance(answer, dict) else "ERROR: BadReport", "child")
 
 
+def _free_names(src):
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in _BUILTIN_NAMES]
+
+
 def _one(link, names, src, setup, entry):
     link.begin()
     ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": child.PYTEST}
@@ -450,7 +462,7 @@ def _one(link, names, src, setup, entry):
             raise link.exception(answer["raise"])  # the candidate's code failed as it ran: every test's outcome
         _bind(link, ns, answer["names"])
         if entry:
-            candidate = ns.get(entry)
+            candidate = ns[entry]  # the candidate's own (KeyError when it has none), taken before the program runs
             exec(obj, ns)
             ns["check"](candidate)
         else:

@@ -93,11 +93,19 @@ class _Server:
             exec(self.code_obj, self.ns)
         except BaseException as exc:
             return {"raise": values.raised_report(exc)}
-        return {"names": {n: describe(n, self.ns[n]) for n in names if type(n) is str and n in self.ns}}
+        out = {}
+        for n in names:
+            if type(n) is not str:
+                continue
+            if n in self.ns:
+                out[n] = describe(n, self.ns[n])
+            elif n not in _BUILTINS and n in vars(builtins):  # a name the code added to builtins (setattr)
+                out[n] = describe(n, vars(builtins)[n])
+        return {"names": out}
 
     def target(self, t):
         if type(t) is list and len(t) == 2 and t[0] == "n" and type(t[1]) is str:
-            return self.ns[t[1]]
+            return self.ns[t[1]] if t[1] in self.ns else vars(builtins)[t[1]]
         if type(t) is list and len(t) == 2 and t[0] == "h" and type(t[1]) is int and 0 <= t[1] < len(self.handles):
             return self.handles[t[1]]
         raise values.BadValue("target")

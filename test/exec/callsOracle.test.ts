@@ -61,6 +61,14 @@ describe('calls suites: JavaScript, TypeScript, Go', () => {
     assert.deepEqual(r.judged, new Array(7).fill('parent'));
   });
 
+  test('a calls child runs under the same layers as a Python candidate (one isolate: namespaces, rlimits, seccomp)', async () => {
+    assert.deepEqual((await oracle.run(GOOD.javascript)).outcomes, ['pass', 'pass']);
+    const layers = await oracle.layers!();
+    for (const layer of ['pidns', 'ipc_uts', 'userns', 'netns', 'private_tmp', 'landlock', 'seccomp', 'no_new_processes']) assert.equal(layers[layer], true, layer);
+    assert.equal(layers.audit_hook, false); // a Python-only layer: it would refuse the exec of node
+    assert.equal(layers.judge_seccomp, undefined); // no judge child: the server compares the data
+  });
+
   test('TypeScript: types erased in the judge process (no tsc per snippet); a syntax error is its own outcome', async () => {
     const ok = await oracle.run({ code: 'interface P { x: number }\nfunction norm(p: P, k: number = 2): number {\n  const v = p.x as number;\n  return v * k;\n}\n', suite: calls('typescript', 'norm', [{ args: [{ x: 2 }, 3], expected: 6 }]) });
     assert.deepEqual(ok.outcomes, ['pass']);

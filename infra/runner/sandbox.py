@@ -1,4 +1,4 @@
-"""Execution sandbox for untrusted Python code (code under test is written by LLMs or mutated on purpose, and the
+"""Execution sandbox for untrusted Python, JavaScript, TypeScript and Go code (code under test is written by LLMs or mutated on purpose, and the
 suites by LLMs and importers: neither is trusted). docs/oracle.md describes the design for users.
 
 Processes (`serve`):
@@ -12,13 +12,18 @@ Processes (`serve`):
   judge      child: runs the suite's code with the candidate's names as proxies (sandbox_judge); its own uid,
              limits and layers; reports one line per test.
   candidate  child: runs the candidate's code afresh per test and answers calls with plain data (sandbox_remote).
+  calls      child, for a calls suite (JS/TS/Go tests as data): forked by the candidate zygote alone with the
+             arguments only, under the same layers; it execs Node or the Go binary (sandbox_calls) and reports one
+             plain-data result per call, which this server compares with the expected values (no judge child:
+             the suite holds no code).
 `once` is the naive baseline for the benchmark: one fresh `python -I` per suite with the same layers, running
 each test whole next to the code (a cost baseline, not a safe oracle). `run_local` runs one suite as the server
 does without the zygote processes (tests of the fallbacks, bench/sandbox-layers.py).
 
 Frames: 4-byte big-endian length + UTF-8 JSON object (sandbox_wire), capped.
 Request: {"id", "code", "suite": {"kind": "asserts", "tests": [...], "setup"?} | {"kind": "check",
-          "program", "entry_point"}, "timeout_s", "memory_mb"?}
+          "program", "entry_point"} | {"kind": "calls", "language", "entry_point", "calls"}, "timeout_s",
+          "memory_mb"?}  (a calls suite's code: JavaScript, or the base64 of the compiled Go binary)
           timeout_s counts the candidate's time computing or blocked while answering, not its time waiting for a
           CPU or for the judge, so a verdict near the limit depends neither on the machine's load nor on the
           suite's own work (sandbox_zygote.run_forked).

@@ -1,5 +1,6 @@
-"""Execution sandbox for untrusted Python, JavaScript, TypeScript and Go code (code under test is written by LLMs or mutated on purpose, and the
-suites by LLMs and importers: neither is trusted). docs/oracle.md describes the design for users.
+"""Execution sandbox for untrusted Python, JavaScript, TypeScript and Go code (code under test is written by LLMs
+or mutated on purpose, and the suites by LLMs and importers: neither is trusted). docs/oracle.md describes the
+design for users.
 
 Processes (`serve`):
   server     this process. Reads framed requests from Node on stdin, checks the size caps before anything parses

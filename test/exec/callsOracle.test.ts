@@ -99,6 +99,14 @@ describe('calls suites: JavaScript, TypeScript, Go', () => {
     assert.deepEqual(missing.outcomes, ['ERROR: CompileError', 'ERROR: CompileError']);
   });
 
+  test('size caps before anything parses or sends: JS code over 1 MiB, calls over 4 MiB fail that suite alone', async () => {
+    const big = await inBatch(oracle, attack('javascript', `function add(a, b) {\n  return 0;\n}\n//${'x'.repeat(1 << 20)}\n`));
+    assert.deepEqual(big.outcomes, ['ERROR: CodeTooLarge', 'ERROR: CodeTooLarge']);
+    const huge = Array.from({ length: 5 }, () => ({ args: ['y'.repeat(1 << 20), 0], expected: 0 }));
+    const suite = await inBatch(oracle, { code: GOOD.javascript.code, suite: calls('javascript', 'add', huge) });
+    assert.deepEqual(suite.outcomes, new Array(5).fill('ERROR: SuiteTooLarge'));
+  });
+
   test('JavaScript: an infinite loop, a memory bomb, a fork bomb are the candidate\'s outcomes', async () => {
     assert.deepEqual((await inBatch(oracle, attack('javascript', 'function add(a, b) {\n  for (;;) {}\n}\n'))).outcomes, ['TIMEOUT', 'TIMEOUT']);
     const mem = await inBatch(oracle, attack('javascript', 'function add(a, b) {\n  const xs = [];\n  for (;;) xs.push(new Array(1e6).fill(a));\n}\n'));

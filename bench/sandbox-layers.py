@@ -1,8 +1,9 @@
 """Per-suite cost of each sandbox isolation layer (issue 11), measured in one run.
 
 For each configuration (every layer; every layer but one; none of the optional ones) a fresh process prepares a
-zygote environment exactly as the fork server does, then forks one child per suite for N suites of a small
-MBPP-like suite, one at a time, and reports the mean wall time per suite. A layer's cost is
+zygote environment exactly as the fork server does, then runs N suites of a small MBPP-like suite one at a time
+through sandbox.run_local (a candidate child and a judge child per suite, as the server runs them), and reports
+the mean wall time per suite. Set-up steps are the candidate child's. A layer's cost is
 mean(all layers) - mean(all but that layer). Configurations are interleaved over several rounds, and the
 median per configuration is reported, because the machine is shared and noisy.
 
@@ -21,29 +22,27 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "infra", "runner"))
 
 CODE = "def f(xs):\n    return sorted(xs)[::-1]\n"
-PLAN = {"code": CODE, "setup": None, "entry_point": None, "timeout_s": 5, "memory_mb": 1024,
-        "items": [{"p": [{"v": "f([3, 1, 2])"}]}, {"p": [{"v": "f([])"}]}, {"p": [{"v": "f([5, 5, 1])"}]}]}
+REQ = {"code": CODE, "timeout_s": 5, "suite": {"kind": "asserts", "tests": [
+    "assert f([3, 1, 2]) == [3, 2, 1]", "assert f([]) == []", "assert f([5, 5, 1]) == [5, 5, 1]"]}}
 
 
 def measure(disabled, n):
-    import sandbox_zygote as zygote
+    """n suites through sandbox.run_local (the candidate's child and the judge's child, as the server runs them)."""
+    import sandbox
     root = tempfile.mkdtemp(prefix="er-layers-")
     os.chmod(root, 0o755)
-    env = zygote.prepare(os.getpid(), root, disabled=disabled)
-    env["time_layers"] = True
-    for _ in range(20):  # warm up
-        zygote.run_forked(PLAN, env)
-    r = zygote.run_forked(PLAN, env)
+    for _ in range(20):  # warm up (the first call builds the environment, the view included)
+        r = sandbox.run_local(REQ, root, disabled=disabled, time_layers=True)
     steps = {}
     t0 = time.perf_counter()
     for _ in range(n):
-        r = zygote.run_forked(PLAN, env)
-        assert all("v" in it for it in r["items"]), r
+        r = sandbox.run_local(REQ, root, disabled=disabled, time_layers=True)
+        assert r["outcomes"] == ["pass"] * 3, r
         for k, us in r["sandbox"].get("setup_us", {}).items():
             steps.setdefault(k, []).append(us)
     ms = (time.perf_counter() - t0) * 1000 / max(n, 1)
     med = {k: statistics.median(v) for k, v in steps.items()}
-    print(json.dumps({"ms": ms, "steps_us": med, "view": env["view"]}))
+    print(json.dumps({"ms": ms, "steps_us": med, "view": r["sandbox"]["view"]}))
 
 
 def main():

@@ -109,11 +109,6 @@ export interface ExecRequest {
    */
   timeout_s?: number;
   /**
-   * The caller takes a test that hit a time limit as failed, whatever the limit: a cached run that timed out
-   * under a shorter limit may answer (activities/exec/cache.ts says when that is sound).
-   */
-  timeout_fails?: boolean;
-  /**
    * Who pays if this runs (a pipeline run's directory): recorded with the verdict, in the same transaction, as
    * one row of the cache's payments table (activities/exec/cache.ts). Not part of any key.
    */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { tableFromArrays } from 'apache-arrow';
-import { isBareFailure, type TestSuite } from '../../schemas/exec.ts';
+import type { TestSuite } from '../../schemas/exec.ts';
 import { DamagedCacheError, isSqliteDamage } from '../faults.ts';
 import { openCacheDb } from '../storage/sqliteChecked.ts';
 import { migrateChecksums, nowStamp, rowChecksum, rowVerifies, type StoredRow } from '../storage/rowChecksum.ts';
@@ -48,18 +48,11 @@ export function execRunKey(contentKey: string, timeoutS: number): string {
  * The execution cache: one row per distinct (runner version, code, suite, timeout). SQLite in WAL mode so
  * several worker processes can read and write it at once.
  *
- * A lookup under timeout t also takes a run stored under a shorter timeout when none of its tests timed out:
- * the suite ran to completion, deterministically, so a longer limit cannot change any outcome. That is what
- * lets the gate (default timeout) reuse the mutation engine's verification runs (shorter timeout).
- *
- * A run that timed out under a shorter limit answers a longer one only when the caller asks with
- * `timeoutFails` (ExecRequest.timeout_fails) and the run also failed a test by wrong output (a bare FAIL): that
- * test finished, deterministically, so the suite fails under any limit; the caller needs exactly "does it fail,
- * and how", and takes the tests that hit the shorter limit as failed. The gate's distractor stage and scoring
- * ask so: a distractor verification kept has such a failure, and a mutant loop that never ends times out under
- * 5 s as it did under 0.2 s (without this rule each one cost the gate, and scoring when it is retrieved, 5 s
- * more). A run with only timeouts and crashes never answers a longer limit: under it, it might pass. Every other
- * lookup (a canonical, which must pass) gets only its own limit's timeouts.
+ * A run answers only a lookup under its own timeout (issue 36): the limits are part of what decides a verdict, and
+ * the code can read its own (its CPU rlimit derives from it), so a run that passed under one limit says nothing
+ * about another (a candidate accepted under `--timeout 2` was rejected when run fresh under the default). The
+ * runner version (every .py file of infra/runner: judge, candidate runner, layers) and the suite (whose kind and
+ * language are in its canonical form) are in the content key.
  *
  * Damage is never an answer: the file is checked on open (`quick_check`); a row that SQLite cannot read back throws
  * DamagedCacheError (file + repair command), which the oracle returns as an `infra_error` result rather than a
@@ -91,7 +84,7 @@ export const execRowVerifies = (r: StoredRow): boolean => rowVerifies(r) && exec
 
 export class ExecCache {
   private readonly db: Database.Database;
-  private readonly getStmt: Database.Statement<[string, number, number], StoredRun>;
+  private readonly getStmt: Database.Statement<[string, number], StoredRun>;
   private readonly byKeyStmt: Database.Statement<[string], StoredRow>;
   private readonly putStmt: Database.Statement<[RunRow]>;
   private readonly payStmt: Database.Statement<[string, string, number]>;
@@ -139,10 +132,8 @@ export class ExecCache {
     CREATE INDEX IF NOT EXISTS exec_payments_payer_key ON exec_payments (paid_by, key)`);
     this.payStmt = this.db.prepare('INSERT INTO exec_payments (key, paid_by, pid) VALUES (?, ?, ?)');
     this.paidStmt = this.db.prepare('SELECT 1 FROM exec_payments WHERE paid_by = ? AND key = ? LIMIT 1');
-    // The run under exactly t first, then shorter runs longest first; get() takes the first that answers (the
-    // class comment): one answer for one state.
-    this.getStmt = this.db.prepare(`SELECT * FROM exec_runs
-      WHERE content_key = ? AND timeout_s <= ? ORDER BY timeout_s = ? DESC, timeout_s DESC`);
+    // The run under exactly this timeout (the class comment): one answer for one state.
+    this.getStmt = this.db.prepare('SELECT * FROM exec_runs WHERE content_key = ? AND timeout_s = ?');
     this.byKeyStmt = this.db.prepare('SELECT * FROM exec_runs WHERE key = ?');
     // OR REPLACE, used only when the row under this key is absent or fails its checksum (putTx): a sound row is
     // never overwritten, so the first verdict stored stays the answer.
@@ -165,9 +156,9 @@ export class ExecCache {
     this.putTx = (row, paidBy) => tx.immediate(row, paidBy);
   }
 
-  /** The stored run that answers (content, timeoutS), if any; `timeoutFails`: see the class comment. */
-  get(contentKey: string, timeoutS: number, timeoutFails = false): CachedRun | undefined {
-    const rows = this.guard(() => this.getStmt.all(contentKey, timeoutS, timeoutS));
+  /** The stored run of (content, timeoutS), if any. */
+  get(contentKey: string, timeoutS: number): CachedRun | undefined {
+    const rows = this.guard(() => this.getStmt.all(contentKey, timeoutS));
     for (const row of rows) {
       // A row that fails its checksum is a miss, never an answer: the run is executed again and replaces it.
       if (!execRowVerifies(row)) {
@@ -177,8 +168,6 @@ export class ExecCache {
       const outcomes = parseOutcomes(row.outcomes)!;
       const wall_ms = row.wall_ms as number;
       const cpu_ms = row.cpu_ms as number | null;
-      const answers = row.timeout_s === timeoutS || !row.timed_out || (timeoutFails && outcomes.some(isBareFailure));
-      if (!answers) continue;
       const out: CachedRun = cpu_ms === null || cpu_ms === undefined ? { outcomes, wall_ms } : { outcomes, wall_ms, cpu_ms };
       const judged = parseJudged(row.judged, outcomes.length);
       if (judged) out.judged = judged;

@@ -117,8 +117,9 @@ export class ForkServer {
     if (body.length > REQUEST_CAP) return Promise.reject(new RequestTooLarge(`request of ${body.length} bytes exceeds the cap of ${REQUEST_CAP}`));
     return new Promise<WireResult>((resolve, reject) => {
       // The server's own wall backstop (infra/runner/sandbox_zygote.py: a starved child may run that long on a
-      // loaded machine, since its limit does not count time waiting for a CPU), once for each of the suite's
-      // two children (parent-judged tests, then tests judged in the child: sandbox.py), then the grace.
+      // loaded machine, since its limit does not count time waiting for a CPU; the judge child's backstop is the
+      // candidate's plus its own CPU limit (at most 10 s + twice the timeout), which twice the candidate's plus the
+      // grace covers.
       const backstopS = 2 * (WALL_BACKSTOP_FACTOR * req.timeout_s + WALL_BACKSTOP_EXTRA_S);
       const timer = setTimeout(() => {
         this.fail(new ForkServerDied(`fork server did not answer within ${backstopS}s + grace`, true));

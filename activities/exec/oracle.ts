@@ -33,7 +33,7 @@ class CachedOracle implements Oracle {
     const content = execContentKey(this.version, req.code, req.suite);
     let hit;
     try {
-      hit = this.cache?.get(content, timeoutS, req.timeout_fails === true);
+      hit = this.cache?.get(content, timeoutS);
     } catch (err) {
       // A row that cannot be read is a fault, never a verdict: the caller stops, naming the file.
       if (err instanceof DamagedCacheError) return Promise.resolve(cacheFault(err));

@@ -3,8 +3,9 @@ import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
 /**
  * Which isolation layers were in force for a suite, as the sandbox reports them (infra/runner/sandbox.py):
  * `view` (read-only minimal root), `private_tmp` (own mount namespace, capped tmpfs /tmp and /dev/shm),
- * `netns`, `uid` (one per fork server), `caps_kept` (capability numbers kept; empty with a view),
- * `landlock` with `landlock_abi`, `seccomp`, `audit_hook`; `view_error` says why the view is missing.
+ * `netns`, `pidns`, `ipc_uts`, `userns`, `uid` (one per fork server), `caps_kept` (capability numbers kept; empty
+ * with a view), `landlock` with `landlock_abi`, `seccomp`, `audit_hook`; `view_error` says why the view is missing.
+ * The judge child's own layers (infra/runner/sandbox_judge.py) come as `judge_<layer>`.
  */
 export interface SandboxLayers {
   view?: boolean;
@@ -34,9 +35,9 @@ export function manifestLayers(layers: SandboxLayers): Record<string, boolean | 
 
 /**
  * The execution oracle: runs (code, test suite) pairs in sandboxed Python children, through the execution
- * cache. A result for the same (runner version, code, suite, timeout) is never computed twice, and a run that
- * finished under a shorter timeout answers a longer one (see cache.ts). A result with `infra_error` set is
- * never cached: the suite was run twice and infrastructure failed both times.
+ * cache. A result for the same (runner version, code, suite, timeout) is never computed twice; a run answers only
+ * its own timeout (see cache.ts). A result with `infra_error` set is never cached: the suite was run twice and
+ * infrastructure failed both times.
  */
 export interface Oracle {
   run(req: ExecRequest): Promise<ExecResult>;

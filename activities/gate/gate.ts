@@ -129,9 +129,9 @@ export async function runGate(
   // 4. distractor execution
   const distractorResults = new Map<number, ExecResult[]>();
   await stage('distractor_execution', async (idx) => {
-    // A distractor must fail, by wrong output: a timeout under verification's shorter limit answers that (a test
-    // that hit the limit fails under any limit the gate would give it; see activities/exec/cache.ts).
-    const reqs = idx.flatMap((i) => items[i].task.distractors.map((d) => ({ code: d.code, suite: items[i].task.tests, timeout_fails: true })));
+    // A distractor must fail, by wrong output, under the gate's own limit (a run under another limit does not answer:
+    // activities/exec/cache.ts).
+    const reqs = idx.flatMap((i) => items[i].task.distractors.map((d) => ({ code: d.code, suite: items[i].task.tests })));
     const results = await oracle.runMany(reqs, { onProgress: (d, n) => opts.onProgress?.('distractor_execution', d, n) });
     const out = new Map<number, GateIssue[]>();
     let k = 0;

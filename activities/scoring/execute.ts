@@ -63,10 +63,7 @@ export async function executeTopK(
         opts.onProgress?.(++done, keys.length);
         return { outcomes: suiteSources(suites[q]).map(() => NOT_DEFINED), wall_ms: 0, passed: false, cached: false };
       }
-      // timeout_fails: a snippet that timed out in verification under a mutant's short limit, and failed a test
-      // by wrong output, fails under scoring's longer one too (exec/cache.ts): it is not run again for 5 s. Only
-      // `passed` enters the metrics, and that cannot change; only a query's own distractors have such runs.
-      const req: ExecRequest = { code: bench.corpus[c].code, suite: suites[q], timeout_fails: true };
+      const req: ExecRequest = { code: bench.corpus[c].code, suite: suites[q] };
       const res = await runOrStop(oracle, req);
       opts.onProgress?.(++done, keys.length);
       return res;

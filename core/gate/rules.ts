@@ -26,7 +26,7 @@ export interface TestFactLike {
   syntax_error: string | null;
   calls_target: boolean;
   statements: number;
-  /** The sandbox's judge decides this test itself (infra/runner/sandbox_plan.py `plan_test`): the expected value never enters the candidate's process. */
+  /** The sandbox's judge runs this test itself (infra/runner/sandbox_judge.py; every test that parses, since issue 36): the expected value never enters the candidate's process. */
   parent_judged: boolean;
   /** `assert <always true>` alone (infra/python/ast_facts.py): no candidate can fail it. The build drops such tests. */
   no_op?: boolean;
@@ -96,7 +96,7 @@ export function astStage(
   const parentJudged = tests.filter((t) => t.parent_judged).length;
   if (parentJudged < profile.parentJudgedTests.min) {
     out.push(issue('ast_semantics', 'TOO_FEW_PARENT_JUDGED',
-      `${parentJudged} of ${tests.length} tests can be judged outside the candidate's process (\`assert <call> <op> <literal>\` or \`assert [not] <call>\`); profile "${profile.name}" wants at least ${profile.parentJudgedTests.min}`,
+      `${parentJudged} of ${tests.length} tests parse, so the sandbox's judge can run them outside the candidate's process; profile "${profile.name}" wants at least ${profile.parentJudgedTests.min}`,
       task.tests.kind === 'asserts' ? 'tests.tests' : 'tests.program'));
   }
   return { issues: out, multiStatementTests: multi };

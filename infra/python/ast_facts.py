@@ -5,7 +5,8 @@ stdin: JSON lines, each one of
   {"id", "kind": "names", "code"}                     names a snippet spells, whether it is dynamic
   {"id", "kind": "suite_names", "suite": <TestSuite>} what each test binds and certainly looks up
   {"id", "kind": "tests", "tests": [...], "target"}   per test: parses, calls the target, statements,
-                                                      judged in the parent (sandbox_plan.plan_test)
+                                                      judge-run (parses: since issue 36 the sandbox's judge
+                                                      runs every test; the gate's stage 3 counts what it did)
   {"id", "kind": "suite", "suite": {...}, "target"}   the same for a test suite of either kind (schemas/exec.ts)
   {"id", "kind": "docstring", "code", "target"?}      the docstring of `target` (else the last top-level function,
                                                       else the module)
@@ -23,13 +24,15 @@ import ast
 import inspect
 import builtins
 import json
-import os
 import sys
 
-# The judge's own split decides which tests are parent-judged; asking it here (instead of a copy of its rules)
-# keeps the gate's count and the sandbox's behaviour one decision. Parsing only: nothing is executed.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runner"))
-import sandbox_plan  # noqa: E402
+# The sandbox's own cap (infra/runner/sandbox.py CODE_CAP): a larger source is not parsed here either (a 4 MB
+# canonical took 72 s and 8 MB 4.4 GB to parse): that record alone gets a syntax error saying so.
+SOURCE_CAP = 1024 * 1024
+
+
+def _over_cap(src):
+    return f"source of {len(src)} characters is over the {SOURCE_CAP} cap: not parsed" if len(src) > SOURCE_CAP else None
 
 
 def _syntax(exc):
@@ -37,6 +40,8 @@ def _syntax(exc):
 
 
 def code_facts(code):
+    if _over_cap(code):
+        return {"parses": False, "syntax_error": _over_cap(code), "top_level_functions": []}
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -74,6 +79,8 @@ def test_facts(tests, target):
     out = []
     for t in tests:
         try:
+            if _over_cap(t):
+                raise ValueError(_over_cap(t))
             tree = ast.parse(t)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             out.append({"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
@@ -83,7 +90,7 @@ def test_facts(tests, target):
         # evaluated when the assert fails, which it cannot).
         no_op = len(tree.body) == 1 and isinstance(tree.body[0], ast.Assert) and _always_true(tree.body[0].test)
         out.append({"parses": True, "syntax_error": None, "calls_target": target in _called_names(tree),
-                    "statements": len(tree.body), "parent_judged": sandbox_plan.plan_test(t) is not None,
+                    "statements": len(tree.body), "parent_judged": True,
                     "no_op": no_op})
     return {"tests": out}
 
@@ -280,13 +287,15 @@ def suite_facts(suite, target):
     if suite["kind"] == "asserts":
         return test_facts(suite["tests"], target)
     try:
+        if _over_cap(suite["program"]):
+            raise ValueError(_over_cap(suite["program"]))
         tree = ast.parse(suite["program"])
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return {"tests": [{"parses": False, "syntax_error": _syntax(exc), "calls_target": False, "statements": 0,
                            "parent_judged": False}]}
-    # A check(candidate) program runs whole in the child: one child-judged test.
+    # A check(candidate) program runs in the judge too, the candidate a remote function (issue 36).
     return {"tests": [{"parses": True, "syntax_error": None, "calls_target": check_calls_target(suite["program"], target),
-                       "statements": len(tree.body), "parent_judged": False}]}
+                       "statements": len(tree.body), "parent_judged": True}]}
 
 
 def _after_imports(tree):
@@ -406,8 +415,11 @@ def main():
             continue
         rec = json.loads(line)
         try:
+            big = next((v for v in (rec.get("code"), rec.get("program")) if isinstance(v, str) and _over_cap(v)), None)
             if rec["kind"] == "code":
                 facts = code_facts(rec["code"])
+            elif big is not None:
+                raise ValueError(_over_cap(big))
             elif rec["kind"] == "names":
                 facts = name_facts(rec["code"])
             elif rec["kind"] == "suite_names":

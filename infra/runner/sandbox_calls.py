@@ -2,15 +2,16 @@
 
 The tests are data (arguments, and the expected value or error), so the judge needs no interpreter of the
 candidate's language: it sends the child the arguments only, and compares what comes back with `expected` here,
-in the judge process (sandbox.py), which never runs candidate code. The child is the same sandbox child as for
-Python (sandbox_child.isolate: namespaces, read-only view, uid, rlimits, Landlock, seccomp), which then
-`execve`s the language's runner: `node -e calls_harness.js` (TypeScript arrives already transpiled to
+in the fork server (sandbox.py), which never runs candidate code or suite code (a calls suite has none). The
+child is the same sandbox child as for Python, forked by the candidate zygote in its role "calls"
+(sandbox_child.isolate: PID, IPC, UTS, user, mount and network namespaces, read-only view, uid, rlimits,
+Landlock, seccomp), which then `execve`s the language's runner: `node -e calls_harness.js` (TypeScript arrives already transpiled to
 JavaScript, activities/exec/callsBuild.ts) or the Go binary compiled from the candidate and calls_harness.go.
 Node and Go need threads, so the child may have several tasks (`nproc`), but a second seccomp filter refuses
 every new process (fork, vfork, clone without CLONE_THREAD): a fork bomb gets EPERM, and nothing the child
 starts can outlive it.
 
-Report items are the zygote's parent-judged kind: {"i", "v": [one result]} or {"i", "v": [], "o": stop},
+Report lines (checked by the zygote, sandbox_zygote._Report): {"i", "v": [one result]} or {"i", "v": [], "o": stop},
 where a result is {"r": value} (returned; or the `mutates` argument's final state), {"t": name, "m": message}
 (a JS/TS throw), {"e": message} (a Go non-nil error result) or {"p": message} (a Go panic).
 """
@@ -44,7 +45,8 @@ class BadCalls(Exception):
 
 
 def make_plan(code, suite, timeout_s, memory_mb):
-    """(plans for the zygote, per-call judge specs). One plan: the arguments of every call, no expected value."""
+    """(the child's plan, per-call judge specs, number of calls). The plan holds the arguments of every call,
+    never an expected value; the candidate zygote runs it in the role "calls" (sandbox_zygote.run_forked)."""
     lang, entry, calls = suite.get("language"), suite.get("entry_point"), suite.get("calls")
     if lang not in LANGUAGES or not isinstance(entry, str) or not entry.isidentifier() or not isinstance(calls, list) or not calls:
         raise BadCalls("a calls suite needs language (javascript|typescript|go), an identifier entry_point and calls")
@@ -70,7 +72,7 @@ def make_plan(code, suite, timeout_s, memory_mb):
         runner = {"node": node, "code": code}
     plan = {"runner": "calls", "language": lang, "entry_point": entry, "timeout_s": timeout_s,
             "memory_mb": max(memory_mb, MEMORY_MB), "nproc": NPROC, "items": items, **runner}
-    return [plan], judges
+    return plan, judges, len(judges)
 
 
 def _in_view(path):
@@ -126,6 +128,13 @@ def _raised(lang, got):
     if lang == "go" and ("e" in got or "p" in got):
         return "error" if "e" in got else "panic"
     return None
+
+
+def outcomes(judges, report):
+    """Every call's outcome from the child's report (sandbox_zygote.run_forked, role "calls"): a call it did not
+    answer gets how the child ended (its timeout, exit, signal). Decided here, in the server, on data only."""
+    missing = report.get("end") or "ERROR: NoResult"
+    return [judge(spec, report["items"][str(i)]) if str(i) in report["items"] else missing for i, spec in enumerate(judges)]
 
 
 def judge(spec, item):
@@ -192,7 +201,7 @@ def run_child(plan, env, result_fd):
     exec and cannot see what Node or Go do), refuse new processes, then exec the runner with the arguments on
     stdin and the report pipe as fd 3. Never returns."""
     try:
-        info = child.isolate(plan, {**env, "disabled": tuple(env.get("disabled", ())) + ("audit_hook",)}, result_fd)
+        info = child.isolate(plan, {**env, "disabled": tuple(env.get("disabled", ())) + ("audit_hook",)}, (result_fd,))
         info["no_new_processes"] = no_new_processes()
         _write_all(result_fd, (json.dumps({"sandbox": info}) + "\n").encode())
         calls = [{"a": it["a"], "m": it["m"]} for it in plan["items"]]

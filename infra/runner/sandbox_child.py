@@ -1,13 +1,13 @@
-"""The sandbox child: isolates itself, then runs one plan (the candidate's code and the child's share of each test).
+"""What every sandbox child does to itself (isolate: namespaces, uid, limits, Landlock, seccomp, audit hook), the
+pytest shim that test code imports, and how an exception becomes an outcome (classify).
 
-It never sees an expected value of a parent-judged test: for those it evaluates the candidate side only and
-reports the value as plain data. What it writes on its result pipe is a report, never a verdict the judge
-believes for a parent-judged test; the zygote checks the report's shape line by line (sandbox_zygote.py).
+Two kinds of child use it: the candidate (sandbox_remote: runs the candidate's code, answers calls) and the judge
+(sandbox_judge: runs the suite's code with the candidate's names as proxies). Another language's runner can call
+isolate() before it execs its own toolchain's binary under the same layers.
 """
 
 import builtins
 import ctypes
-import json
 import math
 import os
 import re
@@ -19,14 +19,10 @@ import time
 import types
 
 import sandbox_kernel as kernel
-import sandbox_values as values
 
-OUTPUT_CAP = 64 * 1024
 MESSAGE_CAP = 200
-# Taken when the runner is imported, before any candidate code: a candidate that replaces json.dumps or os.write
-# (to turn its FAIL lines into pass lines) changes what it calls, not what the runner writes with. A candidate can
-# still reach these through the runner's own module; tests judged in the child remain its word (docs/oracle.md).
-_dumps = json.dumps
+# Taken when the runner is imported, before any untrusted code: replacing os.write later changes what that code
+# calls, not what the runner writes with.
 _os_write = os.write
 
 
@@ -52,17 +48,35 @@ class _RaisesContext:
 
 
 class _Approx:
+    """pytest.approx: numbers with math.isclose, lists/tuples/dicts of them element-wise, anything else by ==."""
+
+    __slots__ = ("expected", "rel", "abs")
+
     def __init__(self, expected, rel, abs_):
         self.expected, self.rel, self.abs = expected, rel, abs_
 
+    def _close(self, a, b):
+        if isinstance(b, (list, tuple)) and type(a) is type(b):
+            return len(a) == len(b) and all(self._close(x, y) for x, y in zip(a, b))
+        if isinstance(b, dict) and isinstance(a, dict):
+            return a.keys() == b.keys() and all(self._close(a[k], b[k]) for k in b)
+        if type(a) in (int, float) and type(b) in (int, float):
+            return math.isclose(a, b, rel_tol=self.rel, abs_tol=self.abs)
+        return a == b
+
     def __eq__(self, other):
-        return math.isclose(other, self.expected, rel_tol=self.rel, abs_tol=self.abs)
+        return self._close(other, self.expected)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
 
 
 def _make_pytest_shim():
     mod = types.ModuleType("pytest")
     mod.raises = lambda expected, match=None: _RaisesContext(expected, match)
-    mod.approx = lambda expected, rel=1e-6, abs=1e-12: _Approx(expected, rel, abs)
+    mod.approx = lambda expected, rel=None, abs=None: _Approx(expected, 1e-6 if rel is None else rel, 1e-12 if abs is None else abs)
     return mod
 
 
@@ -184,12 +198,13 @@ def set_limits(timeout_s, memory_mb, nproc=1):
     resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def isolate(plan, env, result_fd):
-    """Everything the child does to itself before candidate code runs. Returns the layers in force.
+def isolate(plan, env, keep_fds):
+    """Everything a sandbox child (candidate or judge) does to itself before untrusted code runs. Returns the layers
+    in force. Every descriptor but `keep_fds` is closed; 0, 1 and 2 become /dev/null.
 
     `env` is the zygote's environment: {"uid", "view": bool, "scratch" (None with a view), "landlock_paths":
     (read, write, device files) | None, "seccomp": bytes | None, "disabled": layers switched off (only the
-    per-layer benchmark, bench/sandbox-layers.py, switches any off)}."""
+    per-layer benchmark, bench/sandbox-layers.py, switches any off)}. `plan` gives "timeout_s" and "memory_mb"."""
     off = env.get("disabled", ())
     info = {}
     clock = _StepClock(env.get("time_layers", False))
@@ -199,6 +214,7 @@ def isolate(plan, env, result_fd):
         pass
     root = os.geteuid() == 0
     info["netns"] = env["netns"]
+    info["pidns"] = env.get("pidns", False)
     if env["view"]:
         info["private_tmp"] = kernel.private_namespaces(env["uid"])
         clock.mark("private_tmp")
@@ -206,11 +222,13 @@ def isolate(plan, env, result_fd):
     else:
         info["private_tmp"] = False
         scratch = env["scratch"]
+    info["ipc_uts"] = root and "ipc_uts" not in off and kernel.own_ipc_uts()
+    clock.mark("ipc_uts")
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     os.close(devnull)
-    _close_all_but(result_fd)
+    _close_all_but(keep_fds)
     os.chdir(scratch)
     os.environ.clear()
     os.environ.update({"PATH": "/usr/bin:/bin", "HOME": scratch, "TMPDIR": scratch, "LANG": "C.UTF-8"})
@@ -223,7 +241,7 @@ def isolate(plan, env, result_fd):
         info["uid"] = os.getuid()
         info["caps_kept"] = []
         _libc.prctl(kernel.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    # After the uid change (which clears it): die with the zygote, never outlive it.
+    # After the uid change (which clears it): die with the zygote (the PID namespace makes that certain).
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     clock.mark("uid_caps")
     set_limits(plan["timeout_s"], plan.get("memory_mb", 1024), plan.get("nproc", 1))
@@ -236,6 +254,9 @@ def isolate(plan, env, result_fd):
     if ruleset_fd >= 0:
         os.close(ruleset_fd)
     clock.mark("landlock")
+    # Without the view the interpreter may need CAP_DAC_READ_SEARCH (drop_root), which a new user namespace drops.
+    info["userns"] = env["view"] and "userns" not in off and kernel.own_userns()
+    clock.mark("userns")
     info["seccomp"] = kernel.seccomp_apply(env["seccomp"])
     clock.mark("seccomp")
     sys.stdout = _CappedText()
@@ -253,14 +274,16 @@ def isolate(plan, env, result_fd):
 _SYS_CLOSE_RANGE = {"x86_64": 436, "aarch64": 436}.get(os.uname().machine)
 
 
-def _close_all_but(keep_fd):
-    """Close every fd from 3 up except `keep_fd`: close_range(2) where the kernel has it (one syscall instead of
+def _close_all_but(keep_fds):
+    """Close every fd from 3 up except `keep_fds`: close_range(2) where the kernel has it (one syscall instead of
     65,000 close calls, ~0.5 ms a suite), else os.closerange."""
-    for lo, hi in ((3, keep_fd - 1), (keep_fd + 1, 0xFFFFFFFF)):
-        if lo > hi:
-            continue
-        if _SYS_CLOSE_RANGE is None or _libc.syscall(_SYS_CLOSE_RANGE, ctypes.c_uint(lo), ctypes.c_uint(hi), ctypes.c_uint(0)) != 0:
-            os.closerange(lo, min(hi + 1, 65536))
+    lo = 3
+    for keep in sorted(set(keep_fds)) + [0x100000000]:
+        hi = keep - 1
+        if lo <= hi:
+            if _SYS_CLOSE_RANGE is None or _libc.syscall(_SYS_CLOSE_RANGE, ctypes.c_uint(lo), ctypes.c_uint(min(hi, 0xFFFFFFFF)), ctypes.c_uint(0)) != 0:
+                os.closerange(lo, min(hi + 1, 65536))
+        lo = max(lo, keep + 1)
 
 
 class _StepClock:
@@ -277,113 +300,32 @@ class _StepClock:
             self.last = now
 
 
-# ---------------------------------------------------------------- running the plan
-def _write_line(fd, text):
+def write_line(fd, text):
     data = (text + "\n").encode()
     while data:
         data = data[_os_write(fd, data):]
 
 
-def _encode_slot(value, opaque_ok):
-    """A candidate part's value as plain data (or, where the test needs no data, as an opaque object); raises
-    values.Untrusted (its message is the test's outcome) when it cannot cross."""
+def run_whole(code, setup, test, entry=None):
+    """One test run whole next to the candidate (a child-judged test, or the `once` baseline): the outcome.
+    For a check program (entry set), the program is loaded first in its own namespace and `check` taken before
+    the candidate's code runs; it then gets the candidate's other names it does not define."""
+    ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
     try:
-        return values.encode(value)
-    except values.Untrusted:
-        if not opaque_ok:
-            raise
-        return values.encode_opaque(value)
-    except (RecursionError, MemoryError, ValueError, TypeError):
-        raise values.Untrusted("ERROR: value too large") from None
-
-
-def _program_line(i, steps, objs, ns):
-    """Runs a parent-judged test's child steps (sandbox_plan.plan_test) in order and returns its report line:
-    the values of its candidate parts, and the outcome that stopped it early, if any (never a verdict)."""
-    vals, size, stop = [], 0, None
-    try:
-        for step, obj in zip(steps, objs):
-            if "x" in step:
-                exec(obj, ns)
-                continue
-            if "r" in step:
-                try:
-                    exec(obj, ns)
-                except BaseException as exc:  # what the judge compares with pytest.raises' classes
-                    report = values.raised_report(exc)
-                else:
-                    report = None
-                enc = values.encode(report)
-            else:
-                enc = _encode_slot(eval(obj, ns), step.get("opaque", False))
-            size += len(_dumps(enc))
-            if size > values.MAX_BYTES:
-                raise values.Untrusted("ERROR: value too large")
-            vals.append(enc)
-    except values.Untrusted as exc:
-        stop = str(exc)
+        if entry:
+            exec(compile(test, "<test>", "exec"), ns)
+            check = ns["check"]
+            cand = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
+            exec(compile(code, "<candidate>", "exec"), cand)
+            for k, v in cand.items():
+                ns.setdefault(k, v)
+            check(cand[entry])
+        else:
+            obj = compile(test, "<test>", "exec")
+            exec(compile(code, "<candidate>", "exec"), ns)
+            if setup:
+                exec(compile(setup, "<setup>", "exec"), ns)
+            exec(obj, ns)
+        return "pass"
     except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
-        stop = classify(exc)
-    return _dumps({"i": i, "v": vals, "o": stop} if stop is not None else {"i": i, "v": vals})
-
-
-def _compile_item(i, it):
-    if "p" in it:
-        return [compile(st["x"] if "x" in st else st["r"], f"<test {i}>", "exec") if ("x" in st or "r" in st)
-                else compile(st["v"], f"<test {i}>", "eval") for st in it["p"]]
-    return compile(it["s"], f"<test {i}>", "exec")
-
-
-def run_plan(plan, env, result_fd, emit=None):
-    """Runs in the child. With `emit` None, writes report lines to `result_fd` and exits the process; with
-    `emit` (the `once` baseline) passes each line, as JSON text, to it and returns.
-
-    Test code is compiled, and a check program loaded, before the candidate's code runs; a check program's own
-    names are kept over the candidate's (it is loaded in its own namespace first, then given the candidate's
-    other names it does not define)."""
-    send = emit or (lambda text: _write_line(result_fd, text))
-    try:
-        info = isolate(plan, env, result_fd)
-        send(_dumps({"sandbox": info}))
-        items = plan["items"]
-        entry = plan.get("entry_point")
-        try:
-            objs = [_compile_item(i, it) for i, it in enumerate(items)]
-            code_obj = compile(plan["code"], "<candidate>", "exec")
-            setup_obj = compile(plan["setup"], "<setup>", "exec") if plan.get("setup") else None
-        except BaseException as exc:  # syntax errors, null bytes, surrogates: every test gets the same verdict
-            outcome = "ERROR: " + type(exc).__name__
-            for i in range(len(items)):
-                send(_dumps({"i": i, "o": outcome}))
-            objs = None
-        for i, obj in enumerate(objs or ()):
-            ns = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
-            try:
-                if entry:
-                    # The program first, in a namespace of its own; `check` is taken before any candidate code.
-                    exec(obj, ns)
-                    check = ns["check"]
-                    cand = {"__name__": "__main__", "__builtins__": builtins, "pytest": PYTEST}
-                    exec(code_obj, cand)
-                    for k, v in cand.items():
-                        ns.setdefault(k, v)
-                    check(cand[entry])
-                    line = _dumps({"i": i, "o": "pass"})
-                else:
-                    exec(code_obj, ns)
-                    if setup_obj is not None:
-                        exec(setup_obj, ns)
-                    if "p" in items[i]:
-                        line = _program_line(i, items[i]["p"], obj, ns)
-                    else:
-                        exec(obj, ns)
-                        line = _dumps({"i": i, "o": "pass"})
-            except BaseException as exc:  # SystemExit, KeyboardInterrupt and MemoryError are outcomes too
-                line = _dumps({"i": i, "o": classify(exc)})
-            send(line)
-    except BaseException:
-        if emit is None:
-            os._exit(70)
-        raise
-    if emit is None:
-        os._exit(0)
+        return classify(exc)

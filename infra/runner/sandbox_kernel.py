@@ -13,9 +13,13 @@ the sandbox can say exactly which layers it had (sandbox.py records them per res
                             directory) and /dev/shm, gone with the child's namespace when it dies.
   landlock  (child)         read-only beneath the view's paths, read-write beneath /tmp and /dev/shm, no TCP
                             bind or connect, no signals and no abstract unix sockets outside its own domain.
+  pidns     (server, once)  a PID namespace whose init is the zygote: its children die with it (own_pidns).
+  ipc, uts  (child)         own System V IPC / POSIX mqueue namespace and host name (own_ipc_uts).
+  userns    (child)         own user namespace with nothing mapped, after the uid change (own_userns).
   seccomp   (child)         refuses syscalls no test needs (sockets, ptrace, mounts, namespaces, keyrings, bpf,
                             io_uring, module loading, file handles), changing resource limits (setrlimit,
-                            prlimit64 with a new limit) and sending SIGKILL to anyone, so a
+                            prlimit64 with a new limit), sending SIGKILL to anyone and asking the kernel to send
+                            a signal of its choice later (timer_create, mq_notify, F_SETSIG), so a
                             SIGKILL death is always from outside the child (the oracle reports it as an
                             infrastructure fault, not as the code's outcome).
 """
@@ -28,7 +32,8 @@ import sys
 _libc = ctypes.CDLL(None, use_errno=True)
 _ARCH = os.uname().machine
 
-CLONE_NEWNS, CLONE_NEWNET = 0x00020000, 0x40000000
+CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID = 0x00020000, 0x40000000, 0x20000000
+CLONE_NEWIPC, CLONE_NEWUTS, CLONE_NEWUSER = 0x08000000, 0x04000000, 0x10000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
 PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
@@ -122,6 +127,40 @@ def own_netns():
     return _libc.unshare(CLONE_NEWNET) == 0
 
 
+def own_pidns():
+    """A PID namespace for this process's next children (root only): the first one forked is its init, and when
+    that init dies the kernel kills every process in it, whatever they did to their own signals. The fork server
+    calls it before forking its zygotes, so every sandbox child dies with its zygote (PR_SET_PDEATHSIG can be
+    cleared by the child; this cannot)."""
+    return _libc.unshare(CLONE_NEWPID) == 0
+
+
+def own_proc():
+    """In a new PID namespace: a handle on a procfs of that namespace (the pids fork() returns there), mounted on
+    the view's /tmp, opened, then detached at once, so nobody else sees it. None when it cannot be mounted."""
+    try:
+        _mount("proc", "/tmp", "proc", MS_NOSUID | MS_NODEV | 8)  # 8: MS_NOEXEC
+    except OSError:
+        return None
+    try:
+        return os.open("/tmp", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    finally:
+        _libc.umount2(b"/tmp", MNT_DETACH)
+
+
+def own_ipc_uts():
+    """Per child (root only): its own System V IPC (shared memory, semaphores, message queues) and POSIX message
+    queue namespace, and its own host name. An IPC namespace dies with its last process: nothing a suite leaves
+    there reaches the host or the next suite. True when both are in force."""
+    return _libc.unshare(CLONE_NEWIPC | CLONE_NEWUTS) == 0
+
+
+def own_userns():
+    """Per child, after it became its sandbox uid: a user namespace of its own with no id mapped. Its ids show as
+    the overflow id, and whatever capability it holds inside applies to nothing the host owns. True when in force."""
+    return _libc.unshare(CLONE_NEWUSER) == 0
+
+
 # ---------------------------------------------------------------- Landlock
 _FS_BITS_BY_ABI = {1: 13, 2: 14, 3: 15, 4: 15, 5: 16}
 FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1, 2, 4, 8
@@ -200,9 +239,15 @@ _DENIED_X86_64 = {
     # Limits are set by the runner before the filter; the code may read them, never change them: a child that
     # lowered its own CPU hard limit would die by SIGKILL, which only the outside may send (an infra fault).
     "setrlimit": 160,
+    # Ways to have the kernel send a signal of the code's choice later, SIGKILL included (which the code may not send
+    # itself): a POSIX timer or message queue notification (sigevent), and F_SETSIG below. Blocked so that a
+    # SIGKILL death stays the supervisor's or the outside's, never the code's own doing.
+    "timer_create": 222, "mq_open": 240, "mq_notify": 244,
 }
 # prlimit64(pid, resource, new_limit, old_limit): allowed only as a read (new_limit NULL), how getrlimit is made.
 _PRLIMIT64 = 302
+# fcntl(fd, F_SETSIG, sig): the signal the kernel sends on I/O readiness; refused (any other fcntl command passes).
+_FCNTL, _F_SETSIG = 72, 10
 # Signal-sending syscalls and the index of their signal argument: SIGKILL is refused, other signals pass.
 _SIGNAL_X86_64 = {"kill": (62, 1), "tkill": (200, 1), "tgkill": (234, 2), "rt_sigqueueinfo": (129, 1),
                   "rt_tgsigqueueinfo": (297, 2), "pidfd_send_signal": (424, 1)}
@@ -220,13 +265,15 @@ def seccomp_program():
     denied = sorted(_DENIED_X86_64.values())
     sig = list(_SIGNAL_X86_64.values())
     prog = [_bpf(LD_ABS_W, 4), _bpf(JEQ_K, AUDIT_ARCH_X86_64, jt=1), _bpf(RET_K, _RET_KILL_PROCESS), _bpf(LD_ABS_W, 0)]
-    # Layout after this point: [x32 check] [one JEQ per denied] [one JEQ per signal syscall] [JEQ prlimit64] ALLOW
-    #                          [per signal syscall: LD arg, JEQ SIGKILL, ALLOW] [prlimit64: 2 x (LD, JNE deny), ALLOW] DENY
-    n_head = 1 + len(denied) + len(sig) + 1
+    # Layout after this point: [x32 check] [one JEQ per denied] [one JEQ per signal syscall] [JEQ prlimit64]
+    #   [JEQ fcntl] ALLOW [per signal syscall: LD arg, JEQ SIGKILL, ALLOW] [prlimit64: 2 x (LD, JNE deny), ALLOW]
+    #   [fcntl: LD arg 1, JEQ F_SETSIG deny, ALLOW] DENY
+    n_head = 1 + len(denied) + len(sig) + 2
     sig_block_len = 3
     tail_start = len(prog) + n_head + 1  # index of the first signal block
     prlimit_at = tail_start + sig_block_len * len(sig)
-    deny_at = prlimit_at + 5
+    fcntl_at = prlimit_at + 5
+    deny_at = fcntl_at + 3
 
     def jump_to(target, here):
         return target - (here + 1)
@@ -241,6 +288,8 @@ def seccomp_program():
         prog.append(_bpf(JEQ_K, nr, jt=jump_to(tail_start + sig_block_len * j, here)))
     here = len(prog)
     prog.append(_bpf(JEQ_K, _PRLIMIT64, jt=jump_to(prlimit_at, here)))
+    here = len(prog)
+    prog.append(_bpf(JEQ_K, _FCNTL, jt=jump_to(fcntl_at, here)))
     prog.append(_bpf(RET_K, _RET_ALLOW))
     for _, arg in sig:
         prog.append(_bpf(LD_ABS_W, 16 + 8 * arg))  # low 32 bits of the argument (little endian)
@@ -252,6 +301,11 @@ def seccomp_program():
         prog.append(_bpf(LD_ABS_W, 16 + 8 * 2 + half))
         here = len(prog)
         prog.append(_bpf(JEQ_K, 0, jf=jump_to(deny_at, here)))
+    prog.append(_bpf(RET_K, _RET_ALLOW))
+    assert len(prog) == fcntl_at
+    prog.append(_bpf(LD_ABS_W, 16 + 8 * 1))
+    here = len(prog)
+    prog.append(_bpf(JEQ_K, _F_SETSIG, jt=jump_to(deny_at, here)))
     prog.append(_bpf(RET_K, _RET_ALLOW))
     assert len(prog) == deny_at
     prog.append(_bpf(RET_K, _RET_ERRNO | _EPERM))

@@ -1,4 +1,5 @@
-"""Plain data across the trust boundary: the child encodes the value its candidate produced, the judge decodes it.
+"""Plain data across the trust boundary, both ways between the judge child and the candidate child: arguments one
+way, results the other (sandbox_judge, sandbox_remote).
 
 Only values whose type is *exactly* one of None, bool, int, float, complex, str, bytes, list, tuple, dict, set
 and frozenset, range, or one of the stdlib containers collections.Counter, OrderedDict, defaultdict and deque (nested),
@@ -29,12 +30,14 @@ class Untrusted(Exception):
     """The value cannot cross as plain data; the message is the test's outcome."""
 
 
-def encode(value):
+def encode(value, extra=None):
+    """`extra(v)`, when given, encodes what no tag here covers (the judge's proxies, the candidate's handles), or
+    returns None (then the value is refused)."""
     budget = [MAX_ITEMS]
-    return _enc(value, 0, budget)
+    return _enc(value, 0, budget, extra)
 
 
-def _enc(v, depth, budget):
+def _enc(v, depth, budget, extra=None):
     budget[0] -= 1
     if budget[0] < 0:
         raise Untrusted("ERROR: value too large")
@@ -55,16 +58,43 @@ def _enc(v, depth, budget):
         return ["s", v]
     if t is bytes:
         return ["y", v.hex()]
-    if t is range:  # immutable, compared by the judge's own range: a mutant returning range(...) stays a FAIL
+    if t is range:
+        # Compared by the judge's own range (a mutant returning range(...) stays a FAIL), and no longer than a list
+        # may be: a judge must never be handed range(10**9) to expand.
+        if range.__len__(v) > MAX_ITEMS:
+            raise Untrusted("ERROR: value too large")
         return ["r", [hex(v.start), hex(v.stop), hex(v.step)]]
     if t is list or t is tuple or t is set or t is frozenset:
         items = list.__iter__(v) if t is list else tuple.__iter__(v) if t is tuple else set.__iter__(v) if t is set else frozenset.__iter__(v)
-        return [_SEQ_TAG[t], [_enc(x, depth + 1, budget) for x in items]]
+        return [_SEQ_TAG[t], [_enc(x, depth + 1, budget, extra) for x in items]]
     if t is dict or t in _MAPPING_TAG:
-        return [_MAPPING_TAG.get(t, "d"), [[_enc(k, depth + 1, budget), _enc(x, depth + 1, budget)] for k, x in dict.items(v)]]
+        return [_MAPPING_TAG.get(t, "d"), [[_enc(k, depth + 1, budget, extra), _enc(x, depth + 1, budget, extra)] for k, x in dict.items(v)]]
     if t is _DEQUE:
-        return ["q", [_enc(x, depth + 1, budget) for x in _DEQUE.__iter__(v)]]
+        return ["q", [_enc(x, depth + 1, budget, extra) for x in _DEQUE.__iter__(v)]]
+    if extra is not None:
+        out = extra(v)
+        if out is not None:
+            return out
     raise Untrusted("ERROR: untrusted value type " + _type_name(t))
+
+
+def is_iterator(v):
+    """A generator or a builtin/itertools iterator (map, zip, filter, list_iterator...): what a result may be
+    materialised from. Candidate classes are left alone: they stay objects in the candidate's process."""
+    t = type(v)
+    mod = type.__getattribute__(t, "__module__")
+    return t is _GENERATOR or (mod in ("builtins", "itertools") and hasattr(t, "__next__"))
+
+
+def materialise(it):
+    """(candidate side) At most MAX_ITEMS items of an iterator as a list, or Untrusted: a result that never ends
+    or is too long is the code's failure, decided where the code runs and under its limits."""
+    out = []
+    for x in it:
+        out.append(x)
+        if len(out) > MAX_ITEMS:
+            raise Untrusted("ERROR: value too large")
+    return out
 
 
 _SEQ_TAG = {list: "l", tuple: "t", set: "S", frozenset: "F"}
@@ -72,6 +102,7 @@ _SEQ_TAG = {list: "l", tuple: "t", set: "S", frozenset: "F"}
 _MAPPING_TAG = {collections.Counter: "C", collections.OrderedDict: "O", collections.defaultdict: "D"}
 _MAPPING_TYPE = {"d": dict, "C": collections.Counter, "O": collections.OrderedDict, "D": lambda: collections.defaultdict(None)}
 _DEQUE = collections.deque
+_GENERATOR = type(x for x in ())
 
 
 def _type_name(t):
@@ -82,37 +113,14 @@ def _type_name(t):
     return name if type(name) is str else "?"
 
 
-class Opaque:
-    """An object of another type, where only its identity and truth value matter (the judge builds it, so it
-    is never None, True or False; its truth value is what the child reported)."""
-
-    __slots__ = ("type_name", "truth")
-
-    def __init__(self, type_name, truth):
-        self.type_name, self.truth = type_name, truth
-
-    def __bool__(self):
-        return self.truth
-
-
-def encode_opaque(value):
-    """The top-level fallback for tests that need no data (identity with a singleton, truth): the type's name
-    and the value's truth value, computed here in the child."""
-    return ["o", [_type_name(type(value)), bool(value)]]
-
-
 class BadValue(Exception):
     """The child's report is not a well-formed encoded value."""
 
 
-def decode(data):
-    if type(data) is list and len(data) == 2 and data[0] == "o":
-        p = data[1]
-        if type(p) is not list or len(p) != 2 or type(p[0]) is not str or type(p[1]) is not bool or len(p[0]) > 200:
-            raise BadValue("opaque payload")
-        return Opaque(p[0], p[1])
+def decode(data, extra=None):
+    """`extra(tag, payload)` decodes the tags a caller adds (proxies, handles), or raises BadValue."""
     count = [MAX_ITEMS]
-    return _dec(data, 0, count)
+    return _dec(data, 0, count, extra)
 
 
 def check_hashes(items, error):
@@ -147,7 +155,7 @@ def _hex_float(p):
     return float.fromhex(p)
 
 
-def _dec(node, depth, count):
+def _dec(node, depth, count, extra=None):
     count[0] -= 1
     if count[0] < 0 or depth > MAX_DEPTH:
         raise BadValue("too large")
@@ -175,7 +183,10 @@ def _dec(node, depth, count):
     if tag == "r":
         if type(p) is not list or len(p) != 3:
             raise BadValue("range payload")
-        return range(_hex_int(p[0]), _hex_int(p[1]), _hex_int(p[2]))
+        r = range(_hex_int(p[0]), _hex_int(p[1]), _hex_int(p[2]))
+        if len(r) > MAX_ITEMS:
+            raise BadValue("range too long")
+        return r
     if tag == "y":
         if type(p) is not str:
             raise BadValue("bytes payload")
@@ -183,7 +194,7 @@ def _dec(node, depth, count):
     if tag in ("l", "t", "S", "F", "q"):
         if type(p) is not list:
             raise BadValue("sequence payload")
-        items = [_dec(x, depth + 1, count) for x in p]
+        items = [_dec(x, depth + 1, count, extra) for x in p]
         if tag in ("S", "F"):
             check_hashes(items, BadValue)
         return {"l": list, "t": tuple, "S": set, "F": frozenset, "q": _DEQUE}[tag](items) if tag != "l" else items
@@ -194,29 +205,38 @@ def _dec(node, depth, count):
         for pair in p:
             if type(pair) is not list or len(pair) != 2:
                 raise BadValue("mapping item")
-            pairs.append((_dec(pair[0], depth + 1, count), _dec(pair[1], depth + 1, count)))
+            pairs.append((_dec(pair[0], depth + 1, count, extra), _dec(pair[1], depth + 1, count, extra)))
         check_hashes([k for k, _ in pairs], BadValue)
         out = _MAPPING_TYPE[tag]()
         for k, x in pairs:
             out[k] = x  # judge-side stdlib types only
         return out
+    if extra is not None:
+        return extra(tag, p)
     raise BadValue("unknown tag")
 
 
 
-def raised_report(exc):
-    """(child side) What a `pytest.raises` body raised, as plain data for the judge (sandbox_plan decides): the
-    class's MRO as (module, name) pairs and the message, capped; None when nothing was raised. Read through
-    type's own descriptors, so a metaclass cannot answer for the class."""
-    if exc is None:
-        return None
+def mro_names(cls):
+    """A class's MRO as (module, name) pairs, read through type's own descriptors (a metaclass cannot answer)."""
     mro = []
-    for c in type.__getattribute__(type(exc), "__mro__")[:64]:
+    for c in type.__getattribute__(cls, "__mro__")[:64]:
         mod = type.__getattribute__(c, "__module__")
         name = type.__getattribute__(c, "__name__")
         mro.append((mod if type(mod) is str else "?", name[:200] if type(name) is str else "?"))
+    return tuple(mro)
+
+
+def raised_report(exc):
+    """(candidate side) What the code raised, as plain data for the judge (sandbox_judge raises its counterpart):
+    the class's MRO as (module, name) pairs, the message (capped) and the arguments when they cross as data (so
+    that `str(KeyError(1))` reads the same in the judge), else None."""
+    mro = mro_names(type(exc))
     try:
         msg = str(exc)
+        args = encode(list(exc.args)) if type(exc.args) is tuple and len(exc.args) <= 8 else None
     except BaseException:
-        msg = ""
-    return ("raised", tuple(mro), msg[:1000] if type(msg) is str else "")
+        msg, args = "", None
+    if args is not None and len(repr(args)) > 2000:
+        args = None
+    return ("raised", mro, msg[:1000] if type(msg) is str else "", args)

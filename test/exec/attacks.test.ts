@@ -60,9 +60,10 @@ describe('sandbox attacks (issue 11)', () => {
   });
 
   test('verdict 2: replacing the runner\'s functions through sys.modules changes nothing the judge believes', async () => {
-    const code = "import sys\nfor m in list(sys.modules.values()):\n    for name in ('_classify', 'classify', 'judge', 'judge_report', '_value_line', 'decode'):\n        if hasattr(m, name):\n            try:\n                setattr(m, name, lambda *a, **k: 'pass')\n            except Exception:\n                pass\ndef f(x):\n    raise ValueError(x)\n";
+    const code = "import sys\nfor m in list(sys.modules.values()):\n    for name in ('_classify', 'classify', 'judge', 'judge_report', '_value_line', 'decode', 'encode', 'raised_report', 'run_whole'):\n        if hasattr(m, name):\n            try:\n                setattr(m, name, lambda *a, **k: 'pass')\n            except Exception:\n                pass\ndef f(x):\n    raise ValueError(x)\n";
     const r = await inBatch(oracle, { code, suite: WRONG_TESTS });
-    assert.deepEqual(r.outcomes, ['ERROR: BadReport', 'ERROR: BadReport']);
+    // The candidate's process holds no judge: what it patches there only changes its own (malformed) answers.
+    for (const o of r.outcomes) assert.match(o, /^ERROR: /);
   });
 
   test('verdict 3: an object whose __eq__ always returns True is an untrusted type, also as an int subclass', async () => {
@@ -83,9 +84,9 @@ describe('sandbox attacks (issue 11)', () => {
     // sorted and set are the judge's own (issue 25): the child only returns f's [0].
     assert.deepEqual(r.outcomes, ['FAIL', 'FAIL']);
     assert.deepEqual(r.judged, ['parent', 'parent']);
-    // Patching what the runner itself uses only breaks the runner: the suite dies, it does not pass.
+    // Patching what the candidate's runner uses only breaks its answers: the suite fails, it does not pass.
     const broken = await inBatch(oracle, { code: 'import builtins\nbuiltins.isinstance = lambda *a: True\ndef f(x):\n    return 0\n', suite: WRONG_TESTS });
-    assert.deepEqual(broken.outcomes, ['ERROR: Exited(70)', 'ERROR: Exited(70)']);
+    for (const o of broken.outcomes) assert.match(o, /^ERROR: /);
   });
 
   test('a correct candidate is still judged pass, by the parent, for every MBPP-style form', async () => {
@@ -96,7 +97,9 @@ describe('sandbox attacks (issue 11)', () => {
     assert.deepEqual(r.outcomes, new Array(12).fill('pass'));
     assert.deepEqual(r.judged, new Array(12).fill('parent')); // the last binds f(1) in the child, compares in the judge
     const bad = await oracle.run({ code: 'def f(x):\n    return x\n', suite: asserts('assert f(1) == 2, "off by one"', 'assert f(1) < "a"', 'assert f(None) is not None', 'assert f(object()) == 1') });
-    assert.deepEqual(bad.outcomes, ['FAIL: off by one', 'ERROR: TypeError', 'FAIL', 'ERROR: untrusted value type object']);
+    // object() cannot cross as data: that test runs whole in the candidate's child, after the others, and says so.
+    assert.deepEqual(bad.outcomes, ['FAIL: off by one', 'ERROR: TypeError', 'FAIL', 'FAIL']);
+    assert.deepEqual(bad.judged, ['parent', 'parent', 'parent', 'child']);
   });
 
   // ---------------------------------------------------------------- it cannot reach the host
@@ -213,7 +216,7 @@ def f(p):
   test('run 3: the child is always killed and reaped (bad report while it spins, timeout, lingering after closing its fd)', async () => {
     const spin = "import os, signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'[]\\n')\n    except OSError:\n        pass\ndef f(x):\n    while True:\n        pass\n";
     const loop = 'def f(x):\n    while True:\n        pass\n';
-    const closeAndLinger = "import os, time\nfor fd in range(3, 64):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\ndef f(x):\n    time.sleep(60)\n";
+    const closeAndLinger = "import os, time\nfor fd in range(3, 64):\n    try:\n        os.close(fd)\n    except OSError:\n        pass\ntime.sleep(60)\ndef f(x):\n    pass\n";
     const rs = await oracle.runMany([spin, loop, closeAndLinger].map((code) => ({ code, suite: WRONG_TESTS, timeout_s: 1 })));
     assert.deepEqual(rs.map((r) => r.outcomes), [['ERROR: BadReport', 'ERROR: BadReport'], ['TIMEOUT', 'TIMEOUT'], ['TIMEOUT', 'TIMEOUT']]);
     for (const j of myJudges()) assert.deepEqual(processesOfUid(sandboxUid(j)), [], `children of server ${j}`);
@@ -266,10 +269,9 @@ describe('sandbox without a mount namespace (the fallback where the kernel or co
     const script = `
 import json, os, sys, tempfile
 sys.path.insert(0, ${JSON.stringify(join(process.cwd(), 'infra', 'runner'))})
-import sandbox_zygote as z, sandbox_values as v
+import sandbox
 root = tempfile.mkdtemp(prefix='er-fallback-')
 os.chmod(root, 0o755)
-env = z.prepare(os.getpid(), root, disabled=('view',))
 code = """import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 def probe(p):
@@ -279,19 +281,24 @@ def probe(p):
         return type(e).__name__
 def write(p):
     return libc.open(p.encode(), 0o101, 0o644) >= 0
+def frac():
+    return len(__import__('fractions').__name__)
 """
-plan = {"code": code, "setup": None, "entry_point": None, "timeout_s": 5, "items": [{"p": [{"v": e}]} for e in [
-    "write('inside.txt')", "write('/tmp/er-fallback-escape')", "write(os.path.dirname(os.getcwd()) + '/sibling')",
-    "probe('${secret}')", "probe('/etc/hostname')", "len(__import__('fractions').__name__)"]]}
-r = z.run_forked(plan, env)
-print(json.dumps({"values": [v.decode(i["v"][0]) if "v" in i else i["o"] for i in r["items"]], "layers": r["sandbox"],
-                  "left": os.listdir(root), "escaped": os.path.exists('/tmp/er-fallback-escape')}))
+expected = [True, False, False, 'PermissionError', 'PermissionError', 9]
+tests = [f"assert {e} == {x!r}" for e, x in zip(["write('inside.txt')", "write('/tmp/er-fallback-escape')",
+    "write(os.path.dirname(os.getcwd()) + '/sibling')", "probe('${secret}')", "probe('/etc/hostname')",
+    "frac()"], expected)]
+tests[2] = "import os\\n" + tests[2]
+r = sandbox.run_local({"code": code, "suite": {"kind": "asserts", "tests": tests}, "timeout_s": 5}, root, disabled=('view',))
+print(json.dumps({"outcomes": r["outcomes"], "layers": r["sandbox"], "left": os.listdir(root),
+                  "escaped": os.path.exists('/tmp/er-fallback-escape')}))
 `;
     try {
       const r = spawnSync(pythonExecutable(), ['-I', '-c', script], { encoding: 'utf8', timeout: 60_000 });
       assert.equal(r.status, 0, r.stderr);
-      const out = JSON.parse(r.stdout) as { values: unknown[]; layers: Record<string, unknown>; left: string[]; escaped: boolean };
-      assert.deepEqual(out.values, [true, false, false, 'PermissionError', 'PermissionError', 9]);
+      const out = JSON.parse(r.stdout) as { outcomes: string[]; layers: Record<string, unknown>; left: string[]; escaped: boolean };
+      // Each expected value is the judge's: write() and probe() run in the candidate's child, the comparison here.
+      assert.deepEqual(out.outcomes, new Array(6).fill('pass'));
       assert.equal(out.layers.private_tmp, false);
       assert.equal(out.layers.landlock, true);
       assert.deepEqual(out.layers.caps_kept, [2]); // CAP_DAC_READ_SEARCH, confined by Landlock to the view's paths

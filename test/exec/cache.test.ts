@@ -88,92 +88,40 @@ test('several processes write one cache at once (WAL)', async () => {
   }
 });
 
-// Formerly the build's gate-side oracle wrapper (reuseOracle.ts); now the cache's own lookup rule, so every
-// caller (the Temporal path too) reuses verification runs.
-test('a run that finished under a shorter timeout answers a longer one; a timed-out one does not', () => {
+test('a run answers only its own timeout, whether it finished, timed out or failed (issue 36)', () => {
   const cache = new ExecCache(':memory:');
   try {
-    const suite1: TestSuite = { kind: 'asserts', tests: ['assert f() == 1'] };
+    const suite1: TestSuite = { kind: 'asserts', tests: ['assert f() == 1', 'assert f() == 2'] };
     const done = execContentKey('v', 'def f():\n    return 2\n', suite1);
-    const slow = execContentKey('v', 'def f():\n    while True: pass\n', suite1);
-    cache.put(done, 1, 'v', { outcomes: ['FAIL'], wall_ms: 5 });
-    cache.put(slow, 1, 'v', { outcomes: ['TIMEOUT'], wall_ms: 1000 });
-    assert.deepEqual(cache.get(done, 5), { outcomes: ['FAIL'], wall_ms: 5 });
-    assert.deepEqual(cache.get(done, 7), { outcomes: ['FAIL'], wall_ms: 5 });
-    assert.deepEqual(cache.get(done, 1), { outcomes: ['FAIL'], wall_ms: 5 });
-    assert.equal(cache.get(done, 0.5), undefined, 'a longer run does not answer a shorter limit');
-    assert.equal(cache.get(slow, 5), undefined, 'a timed-out run is run again under a longer limit');
-    assert.deepEqual(cache.get(slow, 1), { outcomes: ['TIMEOUT'], wall_ms: 1000 }, 'but answers its own limit');
-    // The same code under another suite is a different run.
-    assert.equal(cache.get(execContentKey('v', 'def f():\n    return 2\n', { kind: 'asserts', tests: ['assert f() == 2'] }), 5), undefined);
-    // An exact-timeout row wins over a shorter one.
-    cache.put(done, 5, 'v', { outcomes: ['FAIL'], wall_ms: 9 });
-    assert.equal(cache.get(done, 5)?.wall_ms, 9);
-    assert.equal(cache.get(done, 7)?.wall_ms, 9);
-  } finally {
-    cache.close();
-  }
-});
-
-test('a timed-out run under a shorter limit answers a longer one only for a caller that takes a timeout as failure, and only when a test failed by wrong output', () => {
-  const cache = new ExecCache(':memory:');
-  try {
-    const suite2: TestSuite = { kind: 'asserts', tests: ['assert f() == 1', 'assert f() == 2'] };
-    const loop = execContentKey('v', 'def f():\n    while True: pass\n', suite2);
+    const loop = execContentKey('v', 'def f():\n    while True: pass\n', suite1);
+    cache.put(done, 1, 'v', { outcomes: ['FAIL', 'pass'], wall_ms: 5 });
     cache.put(loop, 0.2, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 200 });
-    assert.equal(cache.get(loop, 5), undefined, 'not for a plain lookup');
-    assert.deepEqual(cache.get(loop, 5, true), { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 200 });
-    assert.equal(cache.get(loop, 0.1, true), undefined, 'never for a shorter limit than it ran under');
-    // Of several shorter runs the longest answers; an exact-limit row still wins.
-    cache.put(loop, 1, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 1000 });
-    assert.equal(cache.get(loop, 5, true)?.wall_ms, 1000);
-    cache.put(loop, 5, 'v', { outcomes: ['FAIL', 'TIMEOUT'], wall_ms: 5000 });
-    assert.equal(cache.get(loop, 5, true)?.wall_ms, 5000);
-    // Only timeouts and crashes: under a longer limit it might pass, so it answers nothing longer; a shorter run
-    // that finished still does (it is taken over the timed-out longer one).
-    const slow = execContentKey('v', 'def f():\n    return sum(range(10**7)) and 1\n', suite2);
-    cache.put(slow, 0.5, 'v', { outcomes: ['TIMEOUT', 'ERROR: TypeError'], wall_ms: 500 });
-    assert.equal(cache.get(slow, 5, true), undefined);
-    cache.put(slow, 0.2, 'v', { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
-    assert.deepEqual(cache.get(slow, 5, true), { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
-    assert.deepEqual(cache.get(slow, 5), { outcomes: ['pass', 'FAIL'], wall_ms: 150 });
+    assert.deepEqual(cache.get(done, 1), { outcomes: ['FAIL', 'pass'], wall_ms: 5 });
+    for (const t of [0.5, 2, 5]) assert.equal(cache.get(done, t), undefined, `a run under 1 s does not answer ${t} s`);
+    assert.equal(cache.get(loop, 5), undefined);
+    assert.deepEqual(cache.get(loop, 0.2)?.outcomes, ['FAIL', 'TIMEOUT']);
+    // The same code under another suite is a different run.
+    assert.equal(cache.get(execContentKey('v', 'def f():\n    return 2\n', { kind: 'asserts', tests: ['assert f() == 2'] }), 1), undefined);
   } finally {
     cache.close();
   }
 });
 
-test('the oracle: a distractor that timed out in verification is not run again by a timeout_fails request', async () => {
+test('a candidate that reads its own limit: accepted under --timeout 2, rejected under the default, from cache as fresh', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
   try {
     const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: 1 });
-    const twoTests: TestSuite = { kind: 'asserts', tests: ['assert f(0) == 0', 'assert f(1) == 2'] };
-    // Fails the first test by wrong output, then loops forever on the second.
-    const kept = 'def f(x):\n    while x: pass\n    return 1\n';
-    const short = await oracle.run({ code: kept, suite: twoTests, timeout_s: 0.2 });
-    assert.deepEqual(short.outcomes, ['FAIL', 'TIMEOUT']);
-    const gate = await oracle.run({ code: kept, suite: twoTests, timeout_s: 5, timeout_fails: true });
-    assert.equal(gate.cached, true, 'answered from the 0.2 s run, not run again for 5 s');
-    assert.deepEqual(gate.outcomes, short.outcomes);
-    // A plain request under the longer limit still runs it (and waits out its loop).
-    assert.equal((await oracle.run({ code: kept, suite: twoTests, timeout_s: 0.5 })).cached, false);
-    await oracle.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-test('the oracle answers the default timeout from a verification run under a shorter one', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'er-cache-'));
-  try {
-    const oracle = await openOracle({ cachePath: join(dir, 'exec.sqlite'), concurrency: 1 });
-    const short = await oracle.run({ code, suite, timeout_s: 1 });
-    assert.equal(short.cached, false);
-    const gate = await oracle.run({ code, suite });
-    assert.equal(gate.cached, true);
-    assert.deepEqual(gate.outcomes, short.outcomes);
-    const loop = 'def f(x):\n    while True: pass\n';
-    assert.deepEqual((await oracle.run({ code: loop, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] }, timeout_s: 1 })).outcomes, ['TIMEOUT']);
-    assert.equal((await oracle.run({ code: loop, suite: { kind: 'asserts', tests: ['assert f(1) == 2'] }, timeout_s: 2 })).cached, false);
+    // Right only while its CPU limit is short: the limit is part of what decides the verdict, so it is in the key.
+    const reader = 'import resource\ndef f(x):\n    return x + 1 if resource.getrlimit(resource.RLIMIT_CPU)[1] < 6 else 0\n';
+    const good = 'def f(x):\n    return x + 1\n';
+    const s: TestSuite = { kind: 'asserts', tests: ['assert f(1) == 2'] };
+    const [short, goodShort] = await oracle.runMany([{ code: reader, suite: s, timeout_s: 2 }, { code: good, suite: s, timeout_s: 2 }]);
+    assert.deepEqual([short.outcomes, goodShort.outcomes], [['pass'], ['pass']]);
+    const [def, goodDef] = await oracle.runMany([{ code: reader, suite: s }, { code: good, suite: s }]);
+    assert.equal(def.cached, false, 'not answered by the 2 s run');
+    assert.deepEqual([def.outcomes, goodDef.outcomes], [['FAIL'], ['pass']]);
+    const again = await oracle.run({ code: reader, suite: s });
+    assert.deepEqual([again.cached, again.outcomes], [true, ['FAIL']], 'the default limit\'s own row');
     await oracle.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

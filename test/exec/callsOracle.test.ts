@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
@@ -61,6 +61,14 @@ describe('calls suites: JavaScript, TypeScript, Go', () => {
     assert.deepEqual(r.judged, new Array(7).fill('parent'));
   });
 
+  test('a calls child runs under the same layers as a Python candidate (one isolate: namespaces, rlimits, seccomp)', async () => {
+    assert.deepEqual((await oracle.run(GOOD.javascript)).outcomes, ['pass', 'pass']);
+    const layers = await oracle.layers!();
+    for (const layer of ['pidns', 'ipc_uts', 'userns', 'netns', 'private_tmp', 'landlock', 'seccomp', 'no_new_processes']) assert.equal(layers[layer], true, layer);
+    assert.equal(layers.audit_hook, false); // a Python-only layer: it would refuse the exec of node
+    assert.equal(layers.judge_seccomp, undefined); // no judge child: the server compares the data
+  });
+
   test('TypeScript: types erased in the judge process (no tsc per snippet); a syntax error is its own outcome', async () => {
     const ok = await oracle.run({ code: 'interface P { x: number }\nfunction norm(p: P, k: number = 2): number {\n  const v = p.x as number;\n  return v * k;\n}\n', suite: calls('typescript', 'norm', [{ args: [{ x: 2 }, 3], expected: 6 }]) });
     assert.deepEqual(ok.outcomes, ['pass']);
@@ -89,6 +97,14 @@ describe('calls suites: JavaScript, TypeScript, Go', () => {
     assert.deepEqual(broken.outcomes, ['ERROR: CompileError', 'ERROR: CompileError']);
     const missing = await oracle.run({ code: 'func Sub(a int, b int) int {\n\treturn a - b\n}\n', suite: GOOD.go.suite });
     assert.deepEqual(missing.outcomes, ['ERROR: CompileError', 'ERROR: CompileError']);
+  });
+
+  test('size caps before anything parses or sends: JS code over 1 MiB, calls over 4 MiB fail that suite alone', async () => {
+    const big = await inBatch(oracle, attack('javascript', `function add(a, b) {\n  return 0;\n}\n//${'x'.repeat(1 << 20)}\n`));
+    assert.deepEqual(big.outcomes, ['ERROR: CodeTooLarge', 'ERROR: CodeTooLarge']);
+    const huge = Array.from({ length: 5 }, () => ({ args: ['y'.repeat(1 << 20), 0], expected: 0 }));
+    const suite = await inBatch(oracle, { code: GOOD.javascript.code, suite: calls('javascript', 'add', huge) });
+    assert.deepEqual(suite.outcomes, new Array(5).fill('ERROR: SuiteTooLarge'));
   });
 
   test('JavaScript: an infinite loop, a memory bomb, a fork bomb are the candidate\'s outcomes', async () => {
@@ -128,6 +144,42 @@ describe('calls suites: JavaScript, TypeScript, Go', () => {
     assert.deepEqual(kill.outcomes, ['FAIL: expected 3, got 0', 'FAIL: expected 4, got 0']);
     const forge = await inBatch(oracle, go('\tf := os.NewFile(3, "r")\n\tf.Write([]byte("{\\"i\\": 0, \\"o\\": \\"pass\\"}\\n{\\"i\\": 1, \\"o\\": \\"pass\\"}\\n"))\n\tos.Exit(0)\n\treturn 0', ['os']));
     assert.deepEqual(forge.outcomes, ['ERROR: BadReport', 'ERROR: BadReport']);
+  });
+
+  test('Go: a POSIX timer sending SIGKILL and System V IPC (issue 36\'s classes) are held in a calls child too', async () => {
+    const go = (body: string, imports = ['syscall', 'unsafe']) => attack('go', `import (\n${imports.map((i) => `\t"${i}"\n`).join('')})\n\nfunc Add(a int, b int) int {\n${body}\n}\n`);
+    // timer_create refused by seccomp: the kernel cannot be made to SIGKILL the child (which would read as a kill
+    // from outside, an infrastructure fault), so the candidate's own code returns 0 and fails.
+    const timer = await inBatch(oracle, go([
+      '\tvar sev [64]byte',
+      '\tsev[8] = 9 // sigev_signo SIGKILL, sigev_notify SIGEV_SIGNAL',
+      '\tvar id int32',
+      '\tif _, _, e := syscall.Syscall(syscall.SYS_TIMER_CREATE, 1, uintptr(unsafe.Pointer(&sev[0])), uintptr(unsafe.Pointer(&id))); e != 0 {',
+      '\t\treturn 0',
+      '\t}',
+      '\tits := [4]int64{0, 0, 0, 1000000}',
+      '\tsyscall.Syscall6(syscall.SYS_TIMER_SETTIME, uintptr(id), 0, uintptr(unsafe.Pointer(&its[0])), 0, 0, 0)',
+      '\tfor {',
+      '\t}',
+    ].join('\n')));
+    assert.deepEqual(timer.outcomes, ['FAIL: expected 3, got 0', 'FAIL: expected 4, got 0']);
+    // A System V segment created in one suite is gone for the next and never on the host (an IPC namespace per child).
+    const key = 0x5eed36;
+    const shm = go([
+      `\tif id, _, e := syscall.Syscall(syscall.SYS_SHMGET, ${key}, 4096, 0); e == 0 && int(id) >= 0 {`,
+      '\t\treturn 0 // a segment left by an earlier suite',
+      '\t}',
+      `\tif _, _, e := syscall.Syscall(syscall.SYS_SHMGET, ${key}, 4096, 01000|0666); e != 0 {`,
+      '\t\treturn -1',
+      '\t}',
+      '\treturn a + b',
+    ].join('\n'), ['syscall']);
+    // One call per suite: the calls of one suite share its process, so a second call would see the first's segment.
+    const one = calls('go', 'Add', [ADD_CALLS[0]]);
+    const [first, second] = await oracle.runMany([{ ...shm, suite: one }, { ...shm, code: `${shm.code}\n`, suite: one }]);
+    assert.deepEqual([first.outcomes, second.outcomes], [['pass'], ['pass']]);
+    const hostKeys = readFileSync('/proc/sysvipc/shm', 'utf8').split('\n').slice(1).map((l) => Number(l.trim().split(/\s+/)[0]));
+    assert.ok(!hostKeys.includes(key), 'the segment reached the host');
   });
 
   test('no process a candidate started outlives its suite', async () => {

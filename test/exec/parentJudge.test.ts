@@ -73,7 +73,7 @@ def f(x):
     );
     const r = await inBatch({ code, suite });
     assert.deepEqual(r.outcomes, ['FAIL', 'FAIL', 'FAIL', 'pass']);
-    assert.deepEqual(r.judged, ['parent', 'parent', 'child', 'parent']);
+    assert.deepEqual(r.judged, ['parent', 'parent', 'parent', 'parent']);
   });
 
   test('pytest.raises is decided by the judge from the exception reported as data', async () => {
@@ -107,7 +107,7 @@ def f(x):
 `;
     const r = await inBatch({ code, suite: asserts('for i in [1]:\n    assert f(i) == 2', 'for i in [2]:\n    assert f(i) == 3') });
     assert.deepEqual(r.outcomes, ['FAIL', 'FAIL']);
-    assert.deepEqual(r.judged, ['child', 'child']);
+    assert.deepEqual(r.judged, ['parent', 'parent']);
   });
 
   test('the judge\'s own evaluation matches Python\'s on the common forms, for a right and a wrong candidate', async () => {
@@ -119,7 +119,7 @@ def f(x):
     const right = 'def h(x):\n    return 2.5 / x\ndef w():\n    return ["bb", "a"]\ndef d():\n    return {"x": 1}\ndef f(x):\n    return x + 1\n';
     const ok = await inBatch({ code: right, suite });
     assert.deepEqual(ok.outcomes, new Array(8).fill('pass'));
-    assert.deepEqual(ok.judged, ['parent', 'parent', 'parent', 'child', 'parent', 'parent', 'parent', 'parent']);
+    assert.deepEqual(ok.judged, new Array(8).fill('parent'));
     const wrong = 'def h(x):\n    return 2.5 if x == 0 else 1.0\ndef w():\n    return ["a", "a"]\ndef d():\n    return {}\ndef f(x):\n    return 2\n';
     const bad = await inBatch({ code: wrong, suite });
     assert.deepEqual(bad.outcomes, ['FAIL', 'FAIL', 'pass', 'pass', 'FAIL: two words', 'ERROR: KeyError', 'FAIL', "FAIL: DID NOT RAISE <class 'ZeroDivisionError'>"]);
@@ -133,9 +133,9 @@ def f(x):
     assert.deepEqual(r.judged, ['child', 'parent']);
   });
 
-  test('judge arithmetic on a candidate value is size-guarded: 2 ** f(x) with a huge f(x) fails fast', async () => {
+  test('a huge candidate value costs the judge at most its per-test CPU budget or memory; a range over the cap never crosses', async () => {
     const code = 'def f(x):\n    return 10**12\ndef r(x):\n    return range(10**15)\n';
-    const r = await inBatch({ code, suite: asserts('assert 2 ** f(1) > 0', 'assert "a" * f(1) == "a"', 'assert set(f(2) * [1]) == {1}', 'assert sum(r(1)) == 0', 'assert len(r(1)) == 10**15') });
-    assert.deepEqual(r.outcomes, ['ERROR: MemoryError', 'ERROR: MemoryError', 'ERROR: MemoryError', 'ERROR: MemoryError', 'pass']);
+    const r = await inBatch({ code, suite: asserts('assert 2 ** f(1) > 0', 'assert "a" * f(1) == "a"', 'assert sum(r(1)) == 0', 'assert f(1) == 10**12'), timeout_s: 1 });
+    assert.deepEqual(r.outcomes, ['ERROR: JudgeTimeout', 'ERROR: MemoryError', 'ERROR: value too large', 'pass']);
   });
 });

@@ -119,17 +119,17 @@ describe('the five gates with real execution', () => {
   });
 
   test('a suite the candidate would judge itself is rejected: the profile counts parent-judged tests, as the sandbox judges them', async () => {
-    // Three of seven tests loop, generate or call a helper of their own: the child judges those.
-    const childJudged = ['for x in [1]:\n    assert add_one(x) == 2', 'assert all(add_one(x) > 0 for x in [0, 1])', 'def h():\n    return add_one(5)\nassert h() == 6'];
+    // Three of seven tests pass the candidate an argument that cannot cross as data (issue 36): the child judges those.
+    const childJudged = ['from fractions import Fraction\nassert add_one(Fraction(1)) == 2', 'from decimal import Decimal\nassert add_one(Decimal(1)) == 2', 'class N(int):\n    pass\nassert add_one(N(1)) == 2'];
     const mixed = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 4), ...childJudged] } });
     const fewer = good({ tests: { kind: 'asserts', tests: [...tests.slice(0, 5), ...childJudged.slice(0, 2)] } });
     const direct = await oracle.run({ code: canon, suite: mixed.tests, timeout_s: 5 });
-    // The static count the gate uses is the decision the judge makes at run time.
+    // Which side judges a test is decided as it runs; the gate counts it from the canonical's execution.
     assert.deepEqual(direct.judged, ['parent', 'parent', 'parent', 'parent', 'child', 'child', 'child']);
 
     const rejected = await runGate(loadTasksFrom([mixed]), oracle, getProfile('default'));
-    assert.deepEqual(rejected.rejections.map((r) => [r.code, r.field]), [['TOO_FEW_PARENT_JUDGED', 'tests.tests']]);
-    assert.match(rejected.rejections[0].message, /4 of 7 tests .* at least 5/);
+    assert.deepEqual(rejected.rejections.map((r) => [r.stage_name, r.code]), [['canonical_execution', 'TOO_FEW_PARENT_JUDGED']]);
+    assert.match(rejected.rejections[0].message, /4 of 7 passes .* at least 5/);
     assert.equal((await runGate(loadTasksFrom([fewer]), oracle, getProfile('default'))).accepted.length, 1, 'five parent-judged tests are enough');
     // mbpp's profile states 0 (two MBPP tasks have none): the same record passes its AST stage there.
     const mbpp = await runGate(loadTasksFrom([{ ...mixed, tests: { kind: 'asserts', tests: childJudged } }]), oracle, getProfile('mbpp'));
@@ -137,7 +137,7 @@ describe('the five gates with real execution', () => {
   });
 
   test('the profile is enforced on what the judge decided: a canonical that rebinds abs is rejected at run time, from the cache too', async () => {
-    // Statically six of seven tests are parent-judged; this canonical defines its own abs, so the three tests that
+    // Statically every test is judge-run; this canonical defines its own abs, so the three tests that
     // call abs mean the canonical's and are judged in the child: 4 of 7 parent-judged passes, the profile wants 5.
     const absTests = ['assert abs(add_one(1) - 2) < 1e-9', 'assert abs(add_one(0)) == 1', 'assert abs(add_one(-3)) == 2', ...tests.slice(2, 6)];
     const rebinds = good({ canonical: `${canon}def abs(x):\n    return x if x >= 0 else -x\n`, tests: { kind: 'asserts', tests: absTests } });

@@ -124,11 +124,15 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
     let batches: { key: string; count: Counter } | null = null;
     const endBatches = () => batches?.count.done();
     // The embed stage's own progress, in texts, from its child workflow (runPipeline names it <id>-embed).
+    // Its last query must end before the connection closes (grpc-js throws from a timer otherwise): every stop is
+    // chained here and the chain awaited in `finally`.
     let embedding: { stop: () => Promise<void> } | null = null;
+    let stopped: Promise<void> = Promise.resolve();
     const endEmbedding = () => {
       const e = embedding;
       embedding = null;
-      return e?.stop();
+      if (e) stopped = stopped.then(() => e.stop());
+      return stopped;
     };
     const show = (p: PipelineProgress) => {
       const line = describe(p);

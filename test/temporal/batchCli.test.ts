@@ -57,6 +57,12 @@ test('generate benchmark --batch from the CLI: SIGKILLed with round 1 at the pro
   const first = spawn(process.execPath, [BIN, ...args], { cwd: PROJECT_ROOT, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
   first.stderr.resume();
   await until(() => mine().length === 1, 180_000, "round 1's batch at the provider");
+  // Killed once the batch's id is recorded too: a kill between the provider's create and that record is another
+  // window, with its own test (the next worker adopts the batch: test/temporal/batchGeneration.test.ts).
+  const recordEnd = Date.now() + 60_000;
+  while (!/entry round 1: batch_\d+/.test((await cli(['audit', '--run', runDir])).out)) {
+    if (Date.now() > recordEnd) throw new Error("timed out waiting for round 1's batch id in the run's records");
+  }
   const gone = new Promise((r) => first.once('exit', r));
   first.kill('SIGKILL');
   await gone;

@@ -14,6 +14,7 @@ import type { TaskQueues } from '../temporal.config.ts';
 import { startOrAttach, temporalLogFile, withTemporal } from './temporalRun.ts';
 import { counter, type Counter } from './progress.ts';
 import { watchEmbedProgress } from './embedProgress.ts';
+import { pollQuery } from './queryPoll.ts';
 import { loadRegistry } from '../activities/embeddings/configs.ts';
 import { modelRoot } from '../activities/paths.ts';
 import { EMBED_COORDINATOR, PIPELINE_COORDINATOR, PROJECT_ROOT } from '../workers/registry.ts';
@@ -147,26 +148,22 @@ async function runOnTemporal(s: PipelineCliSettings): Promise<RunPipelineResult>
       if (p.stage === 'embed') embedding ??= watchEmbedProgress(client, `${workflowId}-embed`);
       else void endEmbedding();
     };
-    // One query at a time, and none left in flight when the connection closes (grpc-js throws from a timer then).
-    let inflight: Promise<void> | null = null;
-    const handle = () => (inflight ??= client.workflow.getHandle(workflowId).query(pipelineProgressQuery).then(show, () => undefined).finally(() => (inflight = null)));
-    const poll = setInterval(() => void handle(), 1_000);
+    const progress = pollQuery(client, workflowId, pipelineProgressQuery, show);
     try {
       const input: RunPipelineInput = { queues, ...settings, ...(s.worker ? {} : { coordinatorQueue: coordinatorQueue(queues, s.runDir) }) };
       const result = await startOrAttach(client, runPipeline, { taskQueue: queues.default, workflowId, args: [input] }, (id) => `continuing the run already in flight (${id})`);
-      await handle();
+      await progress.ask();
       endBatches();
       return result;
     } catch (err) {
       if (err instanceof WorkflowFailedError) {
         const { code, message } = exitCodeOf(err);
-        await handle();
+        await progress.ask();
         throw new CliError(`${message}${code === EXIT_CODES.infra ? ' (then rerun the same command: it continues the run)' : ''}`, code);
       }
       throw err;
     } finally {
-      clearInterval(poll);
-      await inflight;
+      await progress.stop();
       await endEmbedding();
     }
   });

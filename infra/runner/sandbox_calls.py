@@ -57,7 +57,7 @@ def make_plan(code, suite, timeout_s, memory_mb):
         m = c.get("mutates")
         if m is not None and (type(m) is not int or not 0 <= m < len(c["args"])):
             raise BadCalls(f"calls[{k}].mutates must index an argument")
-        items.append({"p": True, "a": c["args"], "m": m})
+        items.append({"a": c["args"], "m": m})
         judges.append({"call": c, "language": lang})
     if lang == "go":
         try:

@@ -12,6 +12,13 @@ export interface PairedDifference {
   ci_high: number | null;
   /** Share of replicates with A > B (a readable strength of evidence, not a test). */
   share_a_better: number;
+  /**
+   * Two-sided paired-bootstrap p-value of H0: A − B = 0 (the percentile interval inverted: Efron & Tibshirani
+   * 1993, §16.4): twice the smaller share of replicate differences on either side of 0, each counted with the
+   * observed one ((1 + k) / (1 + R)), so p is never 0 and p < alpha exactly when 0 lies outside the (1 − alpha)
+   * percentile interval, up to the replicates' resolution. NaN with no valid replicate.
+   */
+  p_value: number;
 }
 
 /** One scratch buffer for every call: the pairwise stage makes thousands, and a fresh 40 KB array each was most of its garbage. */
@@ -28,6 +35,7 @@ export function pairedBootstrapDifference(
   if (scratch.length < replicatesA.length) scratch = new Float64Array(replicatesA.length);
   const d = scratch;
   let better = 0;
+  let ties = 0;
   let valid = 0;
   for (let r = 0; r < replicatesA.length; r++) {
     const x = replicatesA[r] - replicatesB[r];
@@ -35,35 +43,17 @@ export function pairedBootstrapDifference(
       // not NaN (a replicate where either ratio had an empty denominator is left out)
       d[valid++] = x;
       if (x > 0) better++;
+      else if (x === 0) ties++;
     }
   }
+  const atOrAbove = better + ties;
+  const atOrBelow = valid - better;
   const ci = percentileIntervalInPlace(d.subarray(0, valid), alpha);
   return {
     diff: observedA - observedB,
     ci_low: ci ? ci[0] : null,
     ci_high: ci ? ci[1] : null,
     share_a_better: valid ? better / valid : NaN,
+    p_value: valid ? Math.min(1, (2 * (1 + Math.min(atOrBelow, atOrAbove))) / (1 + valid)) : NaN,
   };
-}
-
-/**
- * Two-sided paired-bootstrap p-value of H0: A − B = 0, from the same shared-resample replicates as the interval
- * (the percentile-interval test inverted: Efron & Tibshirani 1993, §16.4): twice the smaller share of replicate
- * differences on either side of 0, each counted with the observed one ((1 + k) / (1 + R)), so p is never 0 and
- * p < alpha exactly when 0 lies outside the (1 − alpha) percentile interval, up to the replicates' resolution.
- */
-export function pairedBootstrapP(replicatesA: Float64Array, replicatesB: Float64Array): number {
-  if (replicatesA.length !== replicatesB.length) throw new RangeError('pairedBootstrapP: replicate counts differ');
-  let below = 0;
-  let above = 0;
-  let valid = 0;
-  for (let r = 0; r < replicatesA.length; r++) {
-    const x = replicatesA[r] - replicatesB[r];
-    if (x !== x) continue;
-    valid++;
-    if (x <= 0) below++;
-    if (x >= 0) above++;
-  }
-  if (!valid) return NaN;
-  return Math.min(1, (2 * (1 + Math.min(below, above))) / (1 + valid));
 }

@@ -1,6 +1,6 @@
 import { holmAdjust } from './holm.ts';
 import { mcnemarExact } from './mcnemar.ts';
-import { pairedBootstrapDifference, pairedBootstrapP } from './paired_bootstrap.ts';
+import { pairedBootstrapDifference } from './paired_bootstrap.ts';
 import type { PairwiseRow, PairwiseSource } from './pairwise.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { PairwiseRow, PairwiseSource } from './pairwise.ts';
  * 2 · 0.5^n, so with n ≤ 5 (alpha 0.05) it cannot reject whatever the data say; a tie-heavy retriever leaves
  * exactly that (issue 37: BM25 vs the static model, b = c = 0 with 41 queries unsettled, while the tie-aware
  * difference's interval was [0.072, 0.135]). Such a pair is tested on the tie-aware per-query values instead:
- * the paired-bootstrap p-value of their mean difference (pairedBootstrapP, the interval's own replicates), in
+ * the paired-bootstrap p-value of their mean difference (PairedDifference.p_value, from the interval's own replicates), in
  * the same Holm family. `test` says which one decided the row.
  */
 export type StableTest = 'mcnemar_settled' | 'paired_bootstrap_ta';
@@ -63,7 +63,7 @@ export function stablePairwise(configs: readonly string[], metrics: readonly str
         const dc = settledDiscordant(src.binary(a, metric), src.binary(b, metric));
         const mc = mcnemarExact(dc.b, dc.c);
         const test: StableTest = mcnemarCanDecide(dc.b + dc.c, alpha) ? 'mcnemar_settled' : 'paired_bootstrap_ta';
-        const p = test === 'mcnemar_settled' ? mc.p_value : pairedBootstrapP(src.replicates(a, metric), src.replicates(b, metric));
+        const p = test === 'mcnemar_settled' ? mc.p_value : d.p_value;
         rows.push({ metric, config_a: a, config_b: b, value_a: va, value_b: vb, diff: d.diff, ci_low: d.ci_low, ci_high: d.ci_high, b: mc.b, c: mc.c, p_value: p, p_holm: null, unsettled: dc.unsettled, test });
       }
     }

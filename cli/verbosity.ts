@@ -1,5 +1,5 @@
 /**
- * `--quiet` and `--verbose` on every command. Quiet: stderr carries only error and warning lines (no progress, no
+ * `--quiet` and `--verbose` on every command. Quiet: stderr carries only error, warning and rejected-record lines (no progress, no
  * stage lines, no notes); stdout, the command's answer, is unchanged. Verbose: a failure prints its stack trace
  * (as EXECRETRIEVAL_DEBUG=1 does) and progress in logs comes every second instead of every ten.
  */
@@ -8,8 +8,11 @@ import type { Command } from 'commander';
 export type Level = 'quiet' | 'normal' | 'verbose';
 export const verbosity: { level: Level } = { level: 'normal' };
 
-/** Lines a quiet command still writes to stderr: errors and warnings, whoever prints them. */
-const KEEP = /^(error|warning|warn|fatal)\b/i;
+/**
+ * Lines a quiet command still writes to stderr: errors and warnings, whoever prints them, and each rejected record
+ * (`rejected <file>:<line> ...`): they are why the command exits 1, and a quiet exit 1 must still say why.
+ */
+const KEEP = /^(error|warning|warn|fatal|rejected)\b/i;
 
 /** Sets the level for this process; quiet filters stderr line by line from here on. */
 export function setVerbosity(level: Level): void {

@@ -4,6 +4,7 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { importMbpp } from '../../activities/importers/mbpp.ts';
+import { importMultiplE } from '../../activities/importers/multiplE.ts';
 import { DEFAULT_MAPPING, importMappedJsonl, parseMapping, type FieldMapping } from '../../activities/importers/mappedJsonl.ts';
 import { PRESETS, type PresetName } from '../../activities/importers/presets.ts';
 import { importRelease, toRelease } from '../../activities/importers/release.ts';
@@ -32,6 +33,8 @@ const FORMATS = {
   mbpp: (input: string) => importMbpp(input),
   /** Any JSONL (or .jsonl.gz) with --preset and/or --map target=spec pairs. */
   jsonl: (input: string, mapping: FieldMapping, dataset: string, keepDocstring = false) => importMappedJsonl(input, mapping, dataset, { keepDocstring }),
+  /** MultiPL-E's per-language check programs (js, ts, go_test.go rows: activities/importers/multiplE.ts), with a canonical_solution each. */
+  'multipl-e': (input: string) => importMultiplE(input),
   /** The paper's release format: a directory holding queries.jsonl and corpus.jsonl. */
   release: (input: string) => Promise.resolve(importRelease(join(input, 'queries.jsonl'), join(input, 'corpus.jsonl'))),
   /** The project's own task schema (a file or a directory of *.jsonl). */
@@ -65,7 +68,7 @@ export function rejectionSummary(rejections: ImportResult['rejections']): string
 export function registerImport(program: Command): void {
   program
     .command('import')
-    .addHelpText('after', '\nExample:\n  $ execretrieval import tasks data/samples/tasks.jsonl --to release --out release   # queries.jsonl + corpus.jsonl')
+    .addHelpText('after', '\nExamples:\n  $ execretrieval import tasks data/samples/tasks.jsonl --to release --out release   # queries.jsonl + corpus.jsonl\n  $ execretrieval import multipl-e data/samples/multipl-e.jsonl --out multipl-e-tasks.jsonl   # MultiPL-E check programs (JS, TS, Go) as calls suites')
     .description('Convert tasks to the project task schema (JSONL) or export them to the release format (queries.jsonl + corpus.jsonl)')
     .argument('<format>', `input format: ${Object.keys(FORMATS).join(' | ')}`)
     .argument('<input>', 'input file, .jsonl or .jsonl.gz (a directory for release, a file or directory for tasks)')

@@ -133,7 +133,7 @@ export function registerRun(program: Command): void {
       const rejected = built ? built.import_rejected + built.precheck_rejected + built.mutation_rejected + built.gate_rejected : 0;
       if (rejected > 0) {
         process.exitCode = EXIT_CODES.failed;
-        console.error(`build rejected ${rejected} of ${built!.input_records} records (reasons: ${join(runDir, 'benchmark', 'report.json')})`);
+        console.error(`warning: build rejected ${rejected} of ${built!.input_records} records (reasons: ${join(runDir, 'benchmark', 'report.json')})`);
       }
       if (o.json) {
         console.log(JSON.stringify(result, null, 2));

@@ -106,12 +106,16 @@ function commentText(program: Node, fnNode: Node): string {
   return lines.join('\n').trim();
 }
 
-/** The Go snippet: imports the function still uses (MultiPL-E's `testing` never is), then the function; no package clause (the harness adds its own). */
+/**
+ * The Go snippet: the imports its code still uses (MultiPL-E's `testing` never is), then the function and whatever
+ * the solution declares after it (helpers); no package clause (the harness adds its own).
+ */
 function goCode(program: Node, fnNode: Node): string {
-  const used = new Set(fnNode.descendantsOfType(['selector_expression', 'qualified_type']).map((s) => (s!.type === 'qualified_type' ? s!.childForFieldName('package') : s!.childForFieldName('operand'))?.text));
-  const paths = program.descendantsOfType('import_spec').map((s) => s!.childForFieldName('path')!.text).filter((p) => used.has(JSON.parse(p).split('/').pop()));
+  const decls = program.namedChildren.filter((n) => n!.startIndex >= fnNode.startIndex) as Node[];
+  const used = new Set(decls.flatMap((d) => d.descendantsOfType(['selector_expression', 'qualified_type'])).map((s) => (s!.type === 'qualified_type' ? s!.childForFieldName('package') : s!.childForFieldName('operand'))?.text));
+  const paths = program.descendantsOfType('import_spec').map((s) => s!.childForFieldName('path')!.text).filter((p) => used.has(p.slice(1, -1).split('/').pop()));
   const head = paths.length === 0 ? '' : paths.length === 1 ? `import ${paths[0]}\n\n` : `import (\n${paths.map((p) => `\t${p}\n`).join('')})\n\n`;
-  return `${head}${fnNode.text.trimEnd()}\n`;
+  return `${head}${program.text.slice(fnNode.startIndex).trimEnd()}\n`;
 }
 
 /** A node's text in an error message: one line, short. */

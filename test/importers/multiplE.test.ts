@@ -89,6 +89,8 @@ test('anything but the format\'s plain cases is refused, naming the record and w
     { ...go, name: 'struct_arg', tests: go.tests.replace('candidate([]int{5})', 'candidate(point{1, 2})') },
     { ...js, name: 'unknown_language', language: 'rb' },
     // JS values the converter must read exactly: negatives, undefined as null, template strings, nested objects.
+    // Go: a helper the solution declares after the function stays in the snippet, with the import it uses.
+    { ...go, name: 'helper', canonical_solution: go.canonical_solution.replace('return sum', 'return twice(sum) / 2') + 'func twice(x int) int {\n    return len(fmt.Sprint(x)) * 0 + 2 * x\n}\n' },
     { ...js, name: 'values', tests: js.tests.replace('assert.deepEqual(candidate("Hello"),4);', 'assert.deepEqual(candidate(`Hel\\x6co`, -2.5, undefined, {"a": [1, {b: null}]}),-4);') },
   ];
   writeFileSync(file, variants.map((v) => JSON.stringify(v)).join('\n') + '\n');
@@ -100,8 +102,9 @@ test('anything but the format\'s plain cases is refused, naming the record and w
   assert.match(why.go_other_loop, /^4 tests TESTS_NOT_CONVERTIBLE .*"for i, tc := range tests/);
   assert.match(why.go_struct_arg, /^5 tests TESTS_NOT_CONVERTIBLE .*"point\{1, 2\}" is not a literal/);
   assert.match(why.rb_unknown_language, /^6 language UNKNOWN_LANGUAGE "rb" is not one this importer converts \(known: js, ts, go_test\.go\)/);
-  assert.deepEqual(r.tasks.map((t) => t.task.task_id), ['js_values']);
-  const calls = r.tasks[0].task.tests.kind === 'calls' ? r.tasks[0].task.tests.calls : [];
+  assert.deepEqual(r.tasks.map((t) => t.task.task_id), ['go_helper', 'js_values']);
+  assert.match(r.tasks[0].task.canonical, /^import "fmt"\n\nfunc sum_even_positions\([\s\S]*\nfunc twice\(x int\) int \{/);
+  const calls = r.tasks[1].task.tests.kind === 'calls' ? r.tasks[1].task.tests.calls : [];
   assert.deepEqual(calls[1], { args: ['Hello', -2.5, null, { a: [1, { b: null }] }], expected: -4 });
 });
 

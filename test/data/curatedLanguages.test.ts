@@ -87,14 +87,16 @@ test('every JS/TS canonical passes its calls under node; a wrong expected value 
   }
 });
 
-test('MultiPL-E-format fixture: field names; each JS program passes with its canonical solution and fails with the empty stub', () => {
+test('MultiPL-E-format fixture: field names; each JS program passes with its canonical solution (where the record has one) and fails with the empty stub', () => {
   const fixture = join(root, 'test', 'fixtures', 'multipl-e');
   const fields = ['name', 'language', 'prompt', 'doctests', 'original', 'prompt_terminology', 'tests', 'stop_tokens', 'canonical_solution'];
   for (const [file, language] of [['multipl-e-js.jsonl', 'js'], ['multipl-e-go.jsonl', 'go_test.go']]) {
     const recs = readFileSync(join(fixture, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
-    assert.equal(recs.length, 5, file);
+    assert.ok(recs.length >= 5, file);
     for (const r of recs) {
-      assert.deepEqual(Object.keys(r).sort(), [...fields].sort(), r.name);
+      // A record without a solution is part of the fixture on purpose: the importer rejects it.
+      const expected = 'canonical_solution' in r ? fields : fields.filter((f) => f !== 'canonical_solution');
+      assert.deepEqual(Object.keys(r).sort(), [...expected].sort(), r.name);
       assert.equal(r.language, language);
       const entry = r.name.split('_').slice(2).join('_');
       assert.match(r.prompt, new RegExp(`\\bfunc(tion)? ${entry}\\(`), r.name);
@@ -103,7 +105,7 @@ test('MultiPL-E-format fixture: field names; each JS program passes with its can
     if (language !== 'js') continue;
     const dir = mkdtempSync(join(tmpdir(), 'multipl-e-js-'));
     try {
-      for (const r of recs) {
+      for (const r of recs.filter((x) => 'canonical_solution' in x)) {
         const run = (completion: string) => {
           writeFileSync(join(dir, 'program.cjs'), r.prompt + completion + '\n' + r.tests);
           return spawnSync(process.execPath, ['program.cjs'], { cwd: dir, encoding: 'utf8' });

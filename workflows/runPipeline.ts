@@ -12,7 +12,9 @@
  * workflow with `until: 'build'` (one implementation of the build: its rounds' executions on the exec queue).
  *
  * Build's mutant rounds go the same way: each attempt hands back the round it cannot answer, the batches run on
- * the exec queue, the next attempt gets one round further (activities/pipeline/deferredExec.ts). After each
+ * the exec queue, and the verdicts they store answer the suspended attempt at once, whose new misses are handed
+ * out while the other batches still run (pipelined rounds: runBatches); the next attempt comes only when nothing
+ * is left to run (activities/pipeline/deferredExec.ts). After each
  * stage the run manifest (runs/<id>/manifest.json) records its outputs: paths, content hashes, counts. A killed
  * worker's activity is retried on another within its heartbeat timeout; a killed CLI or server leaves the
  * workflow in the server's database, and the same command attaches to it (same workflow id).
@@ -134,7 +136,7 @@ const VERDICT_BYTES = 512;
 // `batch` too: the same vectors at another price, so a run started in real time is attached to, not run twice.
 export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry', 'batch', 'retryDeadlineMs'] as const;
 export const DEFAULT_BATCHES_IN_FLIGHT = 256;
-/** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
+/** More rounds than any stage has needed (MBPP's build: 21 before rounds were pipelined): beyond it, a stage that never stops asking is stopped. */
 export const MAX_ROUNDS = 100;
 
 export interface StageRecord {

@@ -9,6 +9,10 @@
  * and attempts the stage again, which now gets further. The build's mutant rounds each take one attempt (a
  * round's picks depend on the previous round's verdicts); scoring's executions take one.
  *
+ * With pipelined rounds the workflow does not wait for a whole round: the verdicts a batch stores answer the
+ * suspended run's calls at once (answerStream) and its new misses are handed out while other batches run
+ * (harvestStream); an attempt comes only when nothing is left to run.
+ *
  * The attempt that meets no miss is the stage's real run: it writes the stage's files exactly as an
  * in-process run over a warm cache would. Nothing depends on timing: stopping an attempt early costs one more
  * attempt, never a different result. Earlier attempts write nothing the final one does not overwrite with the

@@ -9,7 +9,8 @@
  * coordinator: the process that owns runs/<id>/ and the authoritative execution cache (the CLI's worker, on a queue
  *              of the run's own; or the default queue): pipelineBuildState, pipelineBuildAttempt (imports,
  *              enumerates mutants, gates: Python), pipelineScoreAttempt (ranking, scoring, statistics, report),
- *              pipelineExchange (stores a batch's verdicts, reads the next batch's requests), pipelineReport,
+ *              pipelineExchange (stores a batch's verdicts, answering the suspended attempt's calls for them, reads
+ *              the next batch's requests), pipelineHarvest (the attempt's misses asked since), pipelineReport,
  *              pipelineRecord. Every attempt runs here, so each continues the previous one (deferredExec.ts).
  */
 import { resolve, join } from 'node:path';

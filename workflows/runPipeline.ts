@@ -229,6 +229,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
    */
   const runBatches = async (r: RoundState): Promise<boolean> => {
     const q = r.queue!;
+    for (let k = q.length - 1; k >= 0; k--) if (!q[k].batches.length) q.splice(k, 1);
     const queued = () => q.reduce((n, f) => n + f.batches.length, 0);
     progress.batches_total = progress.batches_done + queued();
     let full = false;
@@ -242,7 +243,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     let emptyAt = -1;
     let harvesting = false;
     let streamOver = r.stream === null;
-    const head = () => q.find((f) => f.batches.length > 0)!;
+    const head = () => q[0];
     const bytesOf = (b: PendingBatch) => b[1] - b[0] + b[2] * VERDICT_BYTES;
     const fitsInFlight = () => busy === 0 || ahead + bytesOf(head().batches[0]) <= IN_FLIGHT_BYTES;
     const fitsHistory = (bytes: number) => {
@@ -287,12 +288,15 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
           break;
         }
         const [start, end] = f.batches.shift()!;
+        // A file whose batches are all taken leaves the queue (what a run that continues as new carries).
+        if (!f.batches.length) q.splice(q.indexOf(f), 1);
         busy++;
         ahead += bytes;
+        // Unsettled from the moment it is taken, so the stream cannot look over while its requests are read.
+        unsettled++;
         const { requests } = await exchange(verdicts, { file: f.file, start, end });
         settle();
         owed = true;
-        unsettled++;
         const got = await exec.pipelineExecuteBatch({ paidBy: input.runDir, requests });
         verdicts = got.verdicts;
         busy--;
@@ -321,16 +325,15 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
         if ('lost' in h || 'settled' in h) streamOver = true;
         else if (h.pending) {
           r.harvests++;
-          q.push({ file: h.pending.file, batches: h.pending.batches });
+          if (h.pending.batches.length) q.push({ file: h.pending.file, batches: h.pending.batches });
           r.executions.requested += h.pending.count;
           progress.batches_total += h.pending.batches.length;
         } else if (stores === at) emptyAt = at;
       }
     };
     await Promise.all([harvester(), ...Array.from({ length: inFlight }, lane)]);
-    if (!finished()) return false;
-    // The unstored verdicts of a stream a run left off are stored by now: nothing carries over but the queue.
-    return true;
+    // Every lane has stored its verdicts by now: only the queue (and the stream's token) carries over.
+    return finished();
   };
 
   /**

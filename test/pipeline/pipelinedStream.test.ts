@@ -19,15 +19,32 @@ after(async () => {
   await t?.stop();
 });
 
+/** Polls `cond` every 50 ms until it holds (at most 30 s). */
+async function waitFor(cond: () => Promise<boolean>): Promise<void> {
+  const t0 = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - t0 > 30_000) throw new Error('timed out waiting for the workflow task after the first harvest');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const pending = (name: string) => ({ file: `/p/${name}.jsonl`, count: 1, sha256: name.repeat(64).slice(0, 64), batches: [[0, 10, 1]] });
 
 test('an empty harvest during a batch read does not end the stream; a later harvest adds a batch to the same round', async () => {
   const calls: string[] = [];
   let attempts = 0;
   let harvests = 0;
-  // The first batch's read completes only after the first harvest has answered (empty): the order that hung.
+  // The first batch's read completes only once the workflow has taken in the first harvest's (empty) answer in
+  // a workflow task of its own: the order that hung.
   let harvested!: () => void;
-  const firstHarvest = new Promise<void>((r) => (harvested = r));
+  const harvestAnswered = new Promise<void>((r) => (harvested = r));
+  const workflowId = `stream-${Date.now().toString(36)}`;
+  const firstHarvest = harvestAnswered.then(() => waitFor(async () => {
+    const events = (await t.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const harvests = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pipelineHarvest').map((e) => Number(e.eventId)));
+    const answered = events.findIndex((e) => harvests.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId)));
+    return answered >= 0 && events.slice(answered + 1).some((e) => e.workflowTaskCompletedEventAttributes);
+  }));
   const coordinator = {
     pipelineBuildState: async () => ({ complete: false, exists: false, reason: 'no manifest' }),
     pipelineBuildAttempt: async () => {
@@ -60,7 +77,7 @@ test('an empty harvest during a batch read does not end the stream; a later harv
   const queues = t.uniqueQueues();
   await t.startWorkers({ queues, keys: ['default', 'exec'], providers });
   const result = await t.client.workflow.execute(runPipeline, {
-    taskQueue: queues.default, workflowId: `stream-${queues.prefix}`,
+    taskQueue: queues.default, workflowId, workflowExecutionTimeout: '60 seconds', // the hang fails the test instead
     args: [{ queues, runId: 'x', runDir: '/r', source: 'curated', seed: 0, configs: null, until: 'build', batchesInFlight: 4 }],
   });
   assert.deepEqual(calls, ['attempt 1', 'store /p/a.jsonl (stream)', 'harvest b', 'store /p/b.jsonl (stream)', 'attempt 2']);

@@ -1,7 +1,7 @@
 /**
  * The workflow's side of pipelined rounds (runPipeline.ts, runBatches), on a real dev server with scripted
  * coordinator and exec activities: a harvest that comes back empty while a lane is still reading its batch's
- * requests must not end the stream (found in the MBPP-scale runs: the lane then waited for ever, no activity
+ * requests must not end the stream (found by the two-worker kill test: the lane then waited for ever, no activity
  * pending), and the misses a later harvest hands out run as batches of the same round, with no attempt between.
  */
 import { after, before, test } from 'node:test';

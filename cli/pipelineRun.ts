@@ -82,9 +82,10 @@ export function exitCodeOf(err: unknown): { code: number; message: string } {
 
 // A stage's later passes are its rounds (the build's: mutant rounds, each after the previous round's executions
 // ran on the exec queue), not retries of a failure. An execute step's batches are counted by a progress line with
-// its ETA (cli/progress.ts), not by a stage line per batch.
+// its ETA (cli/progress.ts), not by a stage line per batch. Pipelined rounds add batches while a round runs: the
+// count is the progress line's, so the stage line does not change with it.
 const describe = (p: PipelineProgress) =>
-  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round}): ${p.batches_total} batches`
+  p.batches_total && p.stage.includes('execute') ? `${p.stage} (round ${p.round})`
     : p.round > 1 ? `${p.stage} (${p.stage === 'build' ? 'mutant round' : 'round'} ${p.round})` : p.stage;
 
 export async function runPipelineFromCli(s: PipelineCliSettings): Promise<RunPipelineResult> {

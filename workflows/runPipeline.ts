@@ -12,14 +12,16 @@
  * workflow with `until: 'build'` (one implementation of the build: its rounds' executions on the exec queue).
  *
  * Build's mutant rounds go the same way: each attempt hands back the round it cannot answer, the batches run on
- * the exec queue, the next attempt gets one round further (activities/pipeline/deferredExec.ts). After each
+ * the exec queue, and the verdicts they store answer the suspended attempt at once, whose new misses are handed
+ * out while the other batches still run (pipelined rounds: runBatches); the next attempt comes only when nothing
+ * is left to run (activities/pipeline/deferredExec.ts). After each
  * stage the run manifest (runs/<id>/manifest.json) records its outputs: paths, content hashes, counts. A killed
  * worker's activity is retried on another within its heartbeat timeout; a killed CLI or server leaves the
  * workflow in the server's database, and the same command attaches to it (same workflow id).
  */
 import { ApplicationFailure, ContinueAsNew, condition, continueAsNew, defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { PipelineDefaultActivities, PipelineExecActivities, BuildStageOutput, ScoreStageOutput, StageAttempt } from '../activities/pipeline/pipelineActivities.ts';
-import type { PendingFile } from '../activities/pipeline/stageFiles.ts';
+import type { PendingBatch, PendingFile } from '../activities/pipeline/stageFiles.ts';
 import type { ReportedVerdict } from '../activities/pipeline/pipelineActivities.ts';
 import type { SandboxLayers } from '../activities/exec/types.ts';
 import { activityOptions, type TaskQueues } from '../temporal.config.ts';
@@ -79,7 +81,7 @@ export interface RunPipelineInput {
 
 /**
  * What a run hands on when it continues as new: the stages done, the terminal's lines, and where the stage in
- * progress was: hashes and counters, and the round's pending file with how many of its batches are done — never
+ * progress was: hashes and counters, and the byte ranges of the batches not yet taken (by pending file) — never
  * a list of executions or verdicts (those are in the coordinator's files and cache).
  */
 export interface PipelineCarry {
@@ -93,16 +95,19 @@ export interface PipelineCarry {
 
 interface RoundState {
   stage: string;
+  /** Attempts so far: each one waited for every batch handed out before it (a barrier). */
   round: number;
   /** The last round's pending hash (`after`), and every round's (the livelock guard). */
   previous: string;
   seen: string[];
   resumed: number;
   executions: { requested: number; run: number; cached: number };
-  /** The round whose batches are running, and how many of them are done; null between rounds. */
-  pending: PendingFile | null;
-  nextBatch: number;
-  tally: { run: number; cached: number };
+  /** Batches handed out and not yet taken, by pending file; null between rounds (the next step is an attempt). */
+  queue: { file: string; batches: PendingBatch[] }[] | null;
+  /** The suspended attempt's token, when the coordinator keeps it (pipelined rounds: StageAttempt.stream). */
+  stream: string | null;
+  /** Harvests (pipelineHarvest) that handed out new misses between two attempts. */
+  harvests: number;
 }
 
 /**
@@ -131,7 +136,7 @@ const VERDICT_BYTES = 512;
 // `batch` too: the same vectors at another price, so a run started in real time is attached to, not run twice.
 export const EXECUTION_SETTINGS = ['batchSize', 'batchesInFlight', 'coordinatorQueue', 'historyBound', 'carry', 'batch', 'retryDeadlineMs'] as const;
 export const DEFAULT_BATCHES_IN_FLIGHT = 256;
-/** More rounds than any stage has needed (MBPP's build: 5-10): beyond it, a stage that never stops asking is stopped. */
+/** More rounds than any stage has needed (MBPP's build: 21 before rounds were pipelined): beyond it, a stage that never stops asking is stopped. */
 export const MAX_ROUNDS = 100;
 
 export interface StageRecord {
@@ -140,6 +145,8 @@ export interface StageRecord {
   rounds?: number;
   /** Of those attempts, how many continued the previous one where it was (same worker) instead of starting over. */
   resumed?: number;
+  /** Pipelined hand-outs between attempts: misses sent to the exec queue while its batches still ran (no barrier). */
+  harvests?: number;
   executions?: { requested: number; run: number; cached: number };
   output?: unknown;
   note?: string;
@@ -204,79 +211,151 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
   const inFlight = Math.max(1, input.batchesInFlight ?? DEFAULT_BATCHES_IN_FLIGHT);
 
   /**
-   * A round's requests in batches on the exec queue, many in flight (every worker serving it takes a share).
+   * The handed-out requests in batches on the exec queue, many in flight (every worker serving it takes a share).
    * Requests and verdicts travel through the workflow: a lane asks the coordinator for a batch's requests (a byte
-   * range of the pending file, read once), hands them to an exec worker in the activity input, and gives the
-   * verdicts back to the coordinator with its next request, which stores them in the authoritative cache. Once the
-   * history is full, lanes take no new batch: false when the round is not over (the run continues as new from
-   * `r.nextBatch`).
+   * range of a pending file, read once), hands them to an exec worker in the activity input, and gives the
+   * verdicts back to the coordinator with its next request (or at once when there is none), which stores them in
+   * the authoritative cache.
+   *
+   * Pipelined rounds: when the attempt is kept suspended on the coordinator (`r.stream`), storing verdicts answers
+   * its waiting calls at once, so each task's next candidates are asked for as soon as its own verdicts are in;
+   * a harvester hands those new misses out as further batches (pipelineHarvest) whenever fewer are queued than
+   * are running, so lanes rarely wait for the slowest batch. The stream ends when the stage has ended, when
+   * nothing is queued, running or unstored and a harvest after the last store found nothing new (the stage is
+   * waiting on something else, or its verdicts do not reach it: the next attempt, a barrier, tells), or when the
+   * coordinator no longer holds the attempt (its batches are run, then an attempt starts the stage over the warm
+   * cache: no request is handed out twice). Once the history is full, lanes and the harvester take nothing new:
+   * false when the stream is not over (the run continues as new with the queue in `r`).
    */
   const runBatches = async (r: RoundState): Promise<boolean> => {
-    const p = r.pending!;
-    progress.batches_total = p.batches.length;
-    progress.batches_done = r.nextBatch;
+    const q = r.queue!;
+    for (let k = q.length - 1; k >= 0; k--) if (!q[k].batches.length) q.splice(k, 1);
+    const queued = () => q.reduce((n, f) => n + f.batches.length, 0);
+    progress.batches_total = progress.batches_done + queued();
     let full = false;
     // Batches taken and not yet done, and their bytes (requests and verdicts, one way): what will still cross the
     // workflow and land in the history. Nothing in flight: the next batch always goes, so every run makes progress.
     let busy = 0;
     let ahead = 0;
-    const bytesOf = (k: number) => p.batches[k][1] - p.batches[k][0] + p.batches[k][2] * VERDICT_BYTES;
-    const over = () => full || r.nextBatch >= p.batches.length;
-    const fitsInFlight = () => busy === 0 || ahead + bytesOf(r.nextBatch) <= IN_FLIGHT_BYTES;
+    // Batches taken whose verdicts are not yet stored; stores done; the store count a harvest found nothing new at.
+    let unsettled = 0;
+    let stores = 0;
+    let emptyAt = -1;
+    let harvesting = false;
+    let streamOver = r.stream === null;
+    const head = () => q[0];
+    const bytesOf = (b: PendingBatch) => b[1] - b[0] + b[2] * VERDICT_BYTES;
+    const fitsInFlight = () => busy === 0 || ahead + bytesOf(head().batches[0]) <= IN_FLIGHT_BYTES;
     const fitsHistory = (bytes: number) => {
       if (busy === 0) return true;
       const i = workflowInfo();
       return !i.continueAsNewSuggested && i.historyLength + (busy + 1) * EVENTS_PER_BATCH < bound.events && i.historySize + 2 * (ahead + bytes) < bound.bytes;
     };
+    const canTake = () => queued() > 0 && fitsInFlight();
+    const finished = () => queued() === 0 && unsettled === 0 && !harvesting && (streamOver || emptyAt === stores);
+    const needHarvest = () => !streamOver && !harvesting && emptyAt !== stores && queued() <= busy;
+    const exchange = async (store: ReportedVerdict[], read?: { file: string; start: number; end: number }) => {
+      const got = await local.pipelineExchange({ runDir: input.runDir, store, ...(read ? { read } : {}), ...(r.stream && store.length ? { stream: r.stream } : {}) });
+      if (store.length) stores++;
+      return got;
+    };
     const lane = async () => {
+      // The verdicts of this lane's last batch, not yet stored (the batch counts as unsettled until they are).
       let verdicts: ReportedVerdict[] = [];
+      let owed = false;
+      const settle = () => {
+        if (owed) unsettled--;
+        owed = false;
+      };
       for (;;) {
-        // Another lane may take the batch this one waited for: check again once woken.
-        while (!over() && !fitsInFlight()) await condition(() => over() || fitsInFlight());
-        if (over()) break;
-        const bytes = bytesOf(r.nextBatch);
+        await condition(() => full || finished() || canTake() || owed);
+        if (full || finished()) break;
+        if (!canTake()) {
+          // Nothing to take with them (another lane may have taken it meanwhile): the verdicts go to the
+          // coordinator now, so their tasks go on.
+          if (owed) {
+            const v = verdicts;
+            verdicts = [];
+            await exchange(v);
+            settle();
+          }
+          continue;
+        }
+        const f = head();
+        const bytes = bytesOf(f.batches[0]);
         if (!fitsHistory(bytes)) {
           full = true;
           break;
         }
-        const [start, end] = p.batches[r.nextBatch++];
+        const [start, end] = f.batches.shift()!;
+        // A file whose batches are all taken leaves the queue (what a run that continues as new carries).
+        if (!f.batches.length) q.splice(q.indexOf(f), 1);
         busy++;
         ahead += bytes;
-        const { requests } = await local.pipelineExchange({ runDir: input.runDir, store: verdicts, read: { file: p.file, start, end } });
+        // Unsettled from the moment it is taken, so the stream cannot look over while its requests are read.
+        unsettled++;
+        const { requests } = await exchange(verdicts, { file: f.file, start, end });
+        settle();
+        owed = true;
         const got = await exec.pipelineExecuteBatch({ paidBy: input.runDir, requests });
         verdicts = got.verdicts;
         busy--;
         ahead -= bytes;
-        r.tally.run += got.run;
-        r.tally.cached += got.cached;
+        r.executions.run += got.run;
+        r.executions.cached += got.cached;
         progress.batches_done++;
         full ||= historyFull();
       }
-      if (verdicts.length) await local.pipelineExchange({ runDir: input.runDir, store: verdicts });
+      if (verdicts.length) await exchange(verdicts);
+      settle();
     };
-    await Promise.all(Array.from({ length: Math.min(inFlight, p.batches.length - r.nextBatch) }, lane));
-    return r.nextBatch >= p.batches.length;
+    const harvester = async () => {
+      for (;;) {
+        await condition(() => full || finished() || needHarvest());
+        if (full || finished()) return;
+        // A full history takes no new hand-out either: the lanes stop too, and the next run harvests.
+        if (historyFull()) {
+          full = true;
+          return;
+        }
+        const at = stores;
+        harvesting = true;
+        const h = await local.pipelineHarvest({ runDir: input.runDir, stage: r.stage, stream: r.stream!, batchSize });
+        harvesting = false;
+        if ('lost' in h || 'settled' in h) streamOver = true;
+        else if (h.pending) {
+          r.harvests++;
+          if (h.pending.batches.length) q.push({ file: h.pending.file, batches: h.pending.batches });
+          r.executions.requested += h.pending.count;
+          progress.batches_total += h.pending.batches.length;
+        } else if (stores === at) emptyAt = at;
+      }
+    };
+    await Promise.all([harvester(), ...Array.from({ length: inFlight }, lane)]);
+    // Every lane has stored its verdicts by now: only the queue (and the stream's token) carries over.
+    return finished();
   };
 
   /**
-   * Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between.
-   * Each round is a step of this workflow (attempt, then its batches); between two, or between two batches, the
-   * run may continue as new, and the next run goes on from the same round (carry.rounds).
+   * Attempt a stage until it meets no cache miss, running each attempt's misses on the exec queue in between
+   * (with pipelined rounds, also the misses it meets while they run). Each attempt is a step of this workflow;
+   * between two, or between two batches, the run may continue as new, and the next run goes on from the same
+   * place (carry.rounds).
    */
-  const withExecRounds = async <T>(stage: string, attempt: (after: string | undefined) => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; resumed: number; executions: StageRecord['executions'] }> => {
+  const withExecRounds = async <T>(stage: string, attempt: (after: string | undefined) => Promise<StageAttempt<T>>): Promise<{ output: T; rounds: number; resumed: number; harvests: number; executions: StageRecord['executions'] }> => {
     const r: RoundState = carry.rounds?.stage === stage ? carry.rounds
-      : { stage, round: 1, previous: '', seen: [], resumed: 0, executions: { requested: 0, run: 0, cached: 0 }, pending: null, nextBatch: 0, tally: { run: 0, cached: 0 } };
+      : { stage, round: 1, previous: '', seen: [], resumed: 0, executions: { requested: 0, run: 0, cached: 0 }, queue: null, stream: null, harvests: 0 };
     carry.rounds = r;
     for (;; r.round++) {
       progress.stage = stage;
       progress.round = r.round;
-      if (!r.pending) {
+      if (!r.queue) {
         // `after`: the misses just run, so the coordinator continues the attempt it kept suspended (deferredExec.ts).
         const got = await attempt(r.previous || undefined);
         if (got.resumed) r.resumed++;
         if (got.done) {
           carry.rounds = null;
-          return { output: got.output, rounds: r.round, resumed: r.resumed, executions: r.executions };
+          return { output: got.output, rounds: r.round, resumed: r.resumed, harvests: r.harvests, executions: r.executions };
         }
         // Every round's hash, not only the last: a stage that asks again for any round it already had run is not
         // being answered by the cache the exec queue fills, however many rounds lie between (a hash each: no lists).
@@ -290,14 +369,14 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
         }
         r.seen.push(got.pending.sha256);
         r.previous = got.pending.sha256;
-        Object.assign(r, { pending: got.pending, nextBatch: 0, tally: { run: 0, cached: 0 } });
+        r.queue = [{ file: got.pending.file, batches: got.pending.batches }];
+        r.stream = got.stream ?? null;
+        r.executions.requested += got.pending.count;
+        progress.batches_done = 0;
       }
       progress.stage = stage === 'score' ? 'execute' : `${stage}: execute`;
       if (!(await runBatches(r))) return continueNow();
-      r.executions.requested += r.pending!.count;
-      r.executions.run += r.tally.run;
-      r.executions.cached += r.tally.cached;
-      r.pending = null;
+      r.queue = null;
       if (historyFull()) {
         r.round++;
         return continueNow();
@@ -350,7 +429,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
     const b = await withExecRounds('build', (after) =>
       local.pipelineBuildAttempt({ runDir: input.runDir, source: input.source, out: benchmark, seed: input.seed, profile: input.profile, cap: input.cap, layers: l, batchSize, ...(after ? { after } : {}) }),
     );
-    await record('build', { status: 'done', rounds: b.rounds, resumed: b.resumed, executions: b.executions, output: b.output });
+    await record('build', { status: 'done', rounds: b.rounds, resumed: b.resumed, ...(b.harvests ? { harvests: b.harvests } : {}), executions: b.executions, output: b.output });
     const c = b.output.counts;
     note(`build: ${c.queries} queries, ${c.corpus} corpus items (${c.distractors} distractors); rejected: ${c.import_rejected} at import, ${c.precheck_rejected} at precheck, ${c.mutation_rejected} at mutation, ${c.gate_rejected} by the gate`);
     if (!c.queries) {
@@ -399,7 +478,7 @@ export async function runPipeline(input: RunPipelineInput): Promise<RunPipelineR
       local.pipelineScoreAttempt({ runDir: input.runDir, configs, replicates: input.replicates, seed: input.seed, timeout_s: input.timeout_s, ...(input.configFiles?.length ? { configFiles: input.configFiles } : {}), layers: l, batchSize, ...(after ? { after } : {}) }),
     ));
     result.score = s.output;
-    await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, executions: s.executions, output: s.output });
+    await record('score', { status: 'done', rounds: s.rounds, resumed: s.resumed, ...(s.harvests ? { harvests: s.harvests } : {}), executions: s.executions, output: s.output });
   } else {
     enter('report');
     const files = await stage('report', () => local.pipelineReport({ runDir: input.runDir, replicates: input.replicates, seed: input.seed }));

@@ -9,7 +9,8 @@
  * coordinator: the process that owns runs/<id>/ and the authoritative execution cache (the CLI's worker, on a queue
  *              of the run's own; or the default queue): pipelineBuildState, pipelineBuildAttempt (imports,
  *              enumerates mutants, gates: Python), pipelineScoreAttempt (ranking, scoring, statistics, report),
- *              pipelineExchange (stores a batch's verdicts, reads the next batch's requests), pipelineReport,
+ *              pipelineExchange (stores a batch's verdicts, answering the suspended attempt's calls for them, reads
+ *              the next batch's requests), pipelineHarvest (the attempt's misses asked since), pipelineReport,
  *              pipelineRecord. Every attempt runs here, so each continues the previous one (deferredExec.ts).
  */
 import { resolve, join } from 'node:path';
@@ -25,7 +26,7 @@ import { writeReport } from '../scoring/writeReport.ts';
 import { scoringDir } from '../scoring/scoringFiles.ts';
 import { writeJsonAtomic } from '../storage/atomic.ts';
 import { toTemporalFailure, withHeartbeat } from '../generation/temporalErrors.ts';
-import { attemptWithDeferredExec, type PendingExec } from './deferredExec.ts';
+import { answerStream, attemptWithDeferredExec, harvestStream, type AttemptOutcome, type PendingExec } from './deferredExec.ts';
 import { hashFiles, readPendingSlice, runManifestPath, writePending, type PendingFile } from './stageFiles.ts';
 import { ExecCache, execContentKey, execRunKey } from '../exec/cache.ts';
 import { defaultCachePath } from '../exec/oracle.ts';
@@ -83,8 +84,15 @@ export interface ScoreStageOutput {
   headline?: string;
 }
 
-/** `resumed`: the attempt continued the previous one where it was (same worker), not from the start. */
-export type StageAttempt<T> = ({ done: true; output: T } | { done: false; pending: PendingFile }) & { resumed?: boolean };
+/**
+ * `resumed`: the attempt continued the previous one where it was (same worker), not from the start. `stream`: the
+ * attempt is kept suspended on the coordinator, and its rounds can be pipelined (pipelineExchange answers it,
+ * pipelineHarvest hands out its new misses) until the next attempt.
+ */
+export type StageAttempt<T> = ({ done: true; output: T } | { done: false; pending: PendingFile; stream?: string }) & { resumed?: boolean };
+
+/** What a harvest found: the stage's new misses (null: none yet), that it ended, or that this coordinator does not hold it. */
+export type HarvestResult = { lost: true } | { settled: true } | { pending: PendingFile | null };
 
 export interface ExecBatchInput {
   /** Who pays (the run directory, as the coordinator names it): recorded with each execution in the worker's cache. */
@@ -117,6 +125,8 @@ export interface ExchangeInput {
   runDir: string;
   store?: ReportedVerdict[];
   read?: { file: string; start: number; end: number };
+  /** The suspended attempt (StageAttempt.stream) whose held calls the stored verdicts answer right away. */
+  stream?: string;
 }
 
 export interface PipelineActivityDeps {
@@ -135,6 +145,8 @@ async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
     throw toTemporalFailure(err);
   }
 }
+
+const streamOf = (got: AttemptOutcome<unknown>) => (!got.done && got.stream ? { stream: got.stream } : {});
 
 function buildOutput(out: string, rejections: string): BuildStageOutput {
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { counts: Record<string, number>; files: Record<string, string> };
@@ -205,7 +217,7 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
           { identity: identityOf({ stage: 'build', ...input }), after: input.after },
         );
         const resumed = got.resumed ? { resumed: true } : {};
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending, input.batchSize), ...resumed };
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'build', got.pending, input.batchSize), ...streamOf(got), ...resumed };
         return { done: true, output: buildOutput(resolve(input.out), rejectionsByStage(got.value.report.rejections)), ...resumed };
       });
     },
@@ -225,8 +237,21 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
             if (c.get(v.content_key, v.timeout_s)) continue;
             c.put(v.content_key, v.timeout_s, v.runner_version, { outcomes: v.outcomes, wall_ms: v.wall_ms, ...(v.cpu_ms === undefined ? {} : { cpu_ms: v.cpu_ms }), ...(v.judged ? { judged: v.judged } : {}) }, v.ran ? input.runDir : undefined);
           }
+          if (input.stream) await answerStream(input.stream, input.store.map((v) => execRunKey(v.content_key, v.timeout_s)));
         }
         return { requests: input.read ? readPendingSlice(input.read.file, input.read.start, input.read.end) : [] };
+      });
+    },
+
+    /**
+     * The misses a suspended attempt asked for since its last hand-out (pipelined rounds: while other batches still
+     * run), written as a pending file of their own and cut into batches; null when none yet.
+     */
+    async pipelineHarvest(input: { runDir: string; stage: string; stream: string; batchSize?: number }): Promise<HarvestResult> {
+      return asActivity(async () => {
+        const got = await harvestStream(input.stream);
+        if (!('pending' in got)) return got;
+        return { pending: got.pending.length ? writePending(input.runDir, input.stage, got.pending, input.batchSize) : null };
       });
     },
 
@@ -247,7 +272,7 @@ export function createPipelineCoordinator(opts: { cachePath?: string } = {}) {
           { identity: identityOf({ stage: 'score', ...input }), after: input.after },
         );
         const resumed = got.resumed ? { resumed: true } : {};
-        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending, input.batchSize), ...resumed };
+        if (!got.done) return { done: false, pending: writePending(input.runDir, 'score', got.pending, input.batchSize), ...streamOf(got), ...resumed };
         const { manifest, report } = got.value;
         return {
           ...resumed,

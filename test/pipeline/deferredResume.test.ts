@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attemptWithDeferredExec, pendingHash, suspendedRuns, type PendingExec } from '../../activities/pipeline/deferredExec.ts';
+import { answerStream, attemptWithDeferredExec, harvestStream, pendingHash, suspendedRuns, type PendingExec } from '../../activities/pipeline/deferredExec.ts';
+import { execContentKey, execRunKey } from '../../activities/exec/cache.ts';
+import { runnerVersion } from '../../activities/exec/pool.ts';
 import { oracleOnPool } from '../../activities/exec/oracle.ts';
 import type { Oracle } from '../../activities/exec/types.ts';
 
@@ -97,4 +99,50 @@ test('a continued attempt whose misses the batches did not cache (workers on dif
   if (again.done) throw new Error('expected misses');
   // The workflow sees the same hash again and stops with its one-line InfraFault (runPipeline.ts).
   assert.equal(pendingHash(again.pending), pendingHash(first.pending));
+});
+
+/** The execution-cache keys of requests, as the exchange names the verdicts it stored. */
+const runKeys = (pending: PendingExec[]) => pending.map((p) => execRunKey(execContentKey(runnerVersion(), p.code, p.suite), p.timeout_s));
+
+test('pipelined: stored verdicts answer the suspended stage at once, and harvests hand out each later round once, with no attempt in between', async () => {
+  const cachePath = join(dir, 'd.sqlite');
+  const calls = { starts: 0 };
+  const opts = { layers: {}, cachePath, idleMs: 100 };
+  const first = await attemptWithDeferredExec(threeRounds(calls), opts, { identity: 'd' });
+  if (first.done) throw new Error('expected misses');
+  assert.ok(first.stream, 'a suspended attempt has a stream token');
+  // Nothing new before a verdict is in: the one miss was handed out with the attempt.
+  assert.deepEqual(await harvestStream(first.stream!, { quietMs: 20 }), { pending: [] });
+  for (const r of [1, 2]) {
+    const round: PendingExec[] = r === 1 ? first.pending : [{ code: codeOf(r), suite: suite(r), timeout_s: 5 }];
+    await runBatch(cachePath, round);
+    assert.equal(await answerStream(first.stream!, runKeys(round)), 1, `round ${r}'s verdict answered its call`);
+    const next = await harvestStream(first.stream!, { quietMs: 20 });
+    assert.deepEqual(next, { pending: [{ code: codeOf(r + 1), suite: suite(r + 1), timeout_s: 5 }] });
+    assert.deepEqual(await harvestStream(first.stream!, { quietMs: 20 }), { pending: [] }, 'handed out once');
+  }
+  await runBatch(cachePath, [{ code: codeOf(3), suite: suite(3), timeout_s: 5 }]);
+  await answerStream(first.stream!, runKeys([{ code: codeOf(3), suite: suite(3), timeout_s: 5 }]));
+  assert.deepEqual(await harvestStream(first.stream!, { quietMs: 20 }), { settled: true });
+  // The next attempt (the workflow's, once the stream is over) returns the stage's value from the same run.
+  const last = await attemptWithDeferredExec(threeRounds(calls), opts, { identity: 'd', after: pendingHash(first.pending) });
+  assert.equal(last.done, true);
+  assert.equal(last.resumed, true);
+  if (last.done) assert.deepEqual(last.value, [true, true, true]);
+  assert.equal(calls.starts, 1);
+  assert.deepEqual(await harvestStream(first.stream!), { lost: true }, 'a finished stage is no stream any more');
+});
+
+test('pipelined: verdicts that reach another cache answer nothing, and the next attempt hands back the same misses (the livelock guard sees them)', async () => {
+  const cachePath = join(dir, 'e.sqlite');
+  const opts = { layers: {}, cachePath, idleMs: 100 };
+  const first = await attemptWithDeferredExec(threeRounds({ starts: 0 }), opts, { identity: 'e' });
+  if (first.done) throw new Error('expected misses');
+  await runBatch(join(dir, 'elsewhere-e.sqlite'), first.pending);
+  assert.equal(await answerStream(first.stream!, runKeys(first.pending)), 0);
+  assert.deepEqual(await harvestStream(first.stream!, { quietMs: 20 }), { pending: [] });
+  const again = await attemptWithDeferredExec(threeRounds({ starts: 0 }), opts, { identity: 'e', after: pendingHash(first.pending) });
+  if (again.done) throw new Error('expected misses');
+  assert.equal(pendingHash(again.pending), pendingHash(first.pending));
+  assert.deepEqual(await answerStream('0'.repeat(32), runKeys(first.pending)), 0, 'an unknown token answers nothing');
 });

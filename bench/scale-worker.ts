@@ -2,9 +2,11 @@
  * A worker process of bench/scale.ts: every queue (default, exec, embed) with the registry's activities, except
  * that the exec queue's oracle answers a copy's request with its original's verdict (test/pipeline/syntheticCopies.ts:
  * the suffix stripped, then the real oracle, sandbox and cache), so MBPP copied 20x runs MBPP's programs once.
+ * That oracle's cache is --originals-cache, one SQLite file both of the bench's workers use: the verdicts the bench
+ * lends, not the pipeline's state (each worker's own exec cache and everything else stay in its state directory).
  * After each call into the oracle it writes `{ requests, misses }` to the --stats file (misses: requests the real
  * oracle had to execute, not found in this worker's cache), which the bench reads per stage.
- * Run (by the bench): node --import tsx bench/scale-worker.ts --prefix P --address A --namespace N --workflow-bundle FILE --stats FILE
+ * Run (by the bench): node --import tsx bench/scale-worker.ts --prefix P --address A --namespace N --workflow-bundle FILE --stats FILE --originals-cache FILE
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,14 +20,17 @@ import type { Oracle } from '../activities/exec/types.ts';
 import { originalsOracle } from '../test/pipeline/syntheticCopies.ts';
 
 const { values } = parseArgs({
-  options: { prefix: { type: 'string' }, address: { type: 'string' }, namespace: { type: 'string' }, 'workflow-bundle': { type: 'string' }, stats: { type: 'string' } },
+  options: {
+    prefix: { type: 'string' }, address: { type: 'string' }, namespace: { type: 'string' }, 'workflow-bundle': { type: 'string' }, stats: { type: 'string' },
+    'originals-cache': { type: 'string' },
+  },
 });
-for (const k of ['prefix', 'address', 'namespace', 'workflow-bundle', 'stats'] as const) if (!values[k]) throw new Error(`scale-worker: --${k} is required`);
+for (const k of ['prefix', 'address', 'namespace', 'workflow-bundle', 'stats', 'originals-cache'] as const) if (!values[k]) throw new Error(`scale-worker: --${k} is required`);
 
 let requests = 0;
 /** The copies' oracle, opened on first use, its counts written after every call. */
 let opened: Promise<Oracle & { misses: () => number }> | null = null;
-const open = () => (opened ??= openOracle().then((inner) => {
+const open = () => (opened ??= openOracle({ cachePath: values['originals-cache'] }).then((inner) => {
   const o = originalsOracle(inner);
   const record = () => writeFileSync(values.stats!, JSON.stringify({ requests, misses: o.misses() }));
   return {

@@ -5,16 +5,20 @@
  * (`--until build`, `--from embed --until embed`, `--from score --until score`, `--from report`), on 2 worker
  * processes (bench/scale-worker.ts: every queue, each with a state directory of its own) that share only this
  * bench's dev server. The CLI is each stage's coordinator (run folder, authoritative caches: fresh per leg, so every
- * execution crosses the exec queue); the workers answer a copy's execution with its original's verdict from their
- * own caches. A warm-up leg (1x, not in the table; `--cold` skips it) first fills those caches with MBPP's
- * programs, so every leg finds the originals' verdicts and none pays for MBPP's sandbox runs.
+ * execution crosses the exec queue); the workers answer a copy's execution with its original's verdict from a cache
+ * of the originals' verdicts that both use (the bench's stand-in for MBPP's programs run once, as
+ * bench/history-bound.ts does; each worker's own exec cache and state stay its own). Mutant picks are seeded by task
+ * id, so copy k picks other mutants than copy 0 and a larger leg has more distinct original programs: a warm-up
+ * (the build of the largest leg, not in the table; `--cold` skips it) fills that cache first, so no leg pays for
+ * the sandbox and the legs compare the pipeline's own cost.
  *
  * Prints per leg and stage: wall time, peak RSS of the CLI and of each worker (VmHWM from /proc, the workers' reset
  * before each stage through clear_refs), history (the workflow runs the stage started, children and continue-as-new
  * included: runs, events, bytes, the largest run), executions through the exec queue and those the sandbox ran,
  * and the ratio of each to the first leg's (linear: 5.00 at 5x, 20.00 at 20x). Also the score stage's own phases
  * (scoring/timings.json: rank, execute, score, report). `--json FILE` writes every figure.
- * Run: node --import tsx bench/scale.ts [--legs 1,5] [--seed 0] [--cold] [--json FILE]
+ * `--originals-cache FILE` keeps that cache across invocations (default: a file removed at the end).
+ * Run: node --import tsx bench/scale.ts [--legs 1,5] [--seed 0] [--cold] [--originals-cache FILE] [--json FILE]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +39,9 @@ const STAGES = [
 ] as const;
 type Stage = (typeof STAGES)[number][0];
 
-const { values } = parseArgs({ options: { legs: { type: 'string', default: '1,5' }, seed: { type: 'string', default: '0' }, cold: { type: 'boolean', default: false }, json: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { legs: { type: 'string', default: '1,5' }, seed: { type: 'string', default: '0' }, cold: { type: 'boolean', default: false }, json: { type: 'string' }, 'originals-cache': { type: 'string' } },
+});
 const legs = values.legs!.split(',').map((s) => {
   const n = Number(s);
   if (!(Number.isInteger(n) && n >= 1 && n <= 99_999)) throw new Error(`--legs: expected integers >= 1, got "${s}"`);
@@ -53,7 +59,7 @@ interface StageFigures {
   /** The score stage's phases (scoring/timings.json), seconds. */
   phases?: Record<string, number>;
 }
-interface Leg { copies: number; queries: number; snippets: number; load: string; stages: Record<Stage, StageFigures> }
+interface Leg { copies: number; queries: number; snippets: number; load: string; stages: Partial<Record<Stage, StageFigures>> }
 
 const mb = (kb: number) => Math.round(kb / 1024);
 /** VmHWM (peak resident set) of a live process in kB; 0 once it has gone. */
@@ -114,7 +120,7 @@ async function newHistory(): Promise<StageFigures['history']> {
   }
 }
 
-async function runLeg(copies: number, label: string): Promise<Leg> {
+async function runLeg(copies: number, label: string, stageList: readonly (typeof STAGES)[number][] = STAGES): Promise<Leg> {
   const dir = join(tmp, label);
   const { file, tasks } = await writeCopiedMbpp(join(dir, 'copies'), copies);
   const state = freshState(join(dir, 'cli-state'));
@@ -122,8 +128,8 @@ async function runLeg(copies: number, label: string): Promise<Leg> {
   const common = ['run', '--source', file, '--profile', 'mbpp', '--id', runDir, '--configs', STATIC, '--no-worker', '--seed', seed];
   process.stderr.write(`${label}: ${tasks} tasks (${copies} x MBPP)\n`);
   const load0 = loadavg()[0];
-  const stages = {} as Record<Stage, StageFigures>;
-  for (const [stage, args] of STAGES) {
+  const stages: Leg['stages'] = {};
+  for (const [stage, args] of stageList) {
     for (const w of workers) resetHwm(w.child.pid!);
     const sandbox0 = sandboxRuns();
     const t0 = performance.now();
@@ -153,7 +159,8 @@ async function runLeg(copies: number, label: string): Promise<Leg> {
       const timings = JSON.parse(readFileSync(join(runDir, 'scoring', 'timings.json'), 'utf8')) as { phases: [string, number][] };
       stages[stage].phases = Object.fromEntries(timings.phases.map(([k, v]) => [k, +v.toFixed(2)]));
     }
-    process.stderr.write(`  ${stage}: ${wall.toFixed(1)} s\n`);
+    // Each stage's figures as they come (a leg stopped half-way still leaves them).
+    process.stderr.write(`  ${stage}: ${JSON.stringify(stages[stage])}\n`);
   }
   const counts = (JSON.parse(readFileSync(join(runDir, 'benchmark', 'manifest.json'), 'utf8')) as { counts: { queries: number; corpus: number } }).counts;
   rmSync(dir, { recursive: true, force: true });
@@ -167,13 +174,16 @@ try {
     const stats = join(tmp, `worker-${i}.json`);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(PROJECT_ROOT, 'bench', 'scale-worker.ts'), '--prefix', 'execretrieval', '--address', t.address, '--namespace', t.namespace, '--workflow-bundle', bundle, '--stats', stats],
+      [
+        '--import', 'tsx', join(PROJECT_ROOT, 'bench', 'scale-worker.ts'), '--prefix', 'execretrieval', '--address', t.address, '--namespace', t.namespace,
+        '--workflow-bundle', bundle, '--stats', stats, '--originals-cache', values['originals-cache'] ?? join(tmp, 'originals.sqlite'),
+      ],
       { cwd: PROJECT_ROOT, env: { ...process.env, EXECRETRIEVAL_STATE_DIR: freshState(join(tmp, `worker-${i}`)) }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     workers.push({ child, stats });
     await waitForLine(child, /worker ready/, 120_000);
   }
-  if (!values.cold) warmUp = await runLeg(1, 'warm-up');
+  if (!values.cold) warmUp = await runLeg(Math.max(...legs), 'warm-up', STAGES.slice(0, 1));
   for (const n of legs) rows.push(await runLeg(n, `${n}x`));
 } finally {
   await Promise.all(workers.map(({ child }) => child.exitCode === null ? new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) : null));
@@ -185,13 +195,14 @@ const base = rows[0];
 const ratio = (v: number, b: number) => (b > 0 ? (v / b).toFixed(2) : '-');
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 if (!resetWorks) console.log('note: clear_refs could not be written (not root?): worker peaks are since the worker started, not per stage');
-if (warmUp) console.log(`warm-up (1x, fills the workers' caches; not a leg): ${Object.entries(warmUp.stages).map(([s, f]) => `${s} ${f.wall_s} s, sandbox ${f.executions?.sandbox ?? '-'}`).join('; ')}`);
+if (warmUp) console.log(`warm-up (${warmUp.copies}x build, fills the originals' cache; not a leg): ${Object.entries(warmUp.stages).map(([s, f]) => `${s} ${f.wall_s} s, sandbox ${f.executions?.sandbox ?? '-'}`).join('; ')}`);
 console.log(`legs ${legs.join(', ')} (ratios against ${base.copies}x; linear: the copies' ratio)`);
 console.log('leg   queries  snippets  stage    wall_s   (ratio)  rss_cli_mb  rss_workers_mb  runs  events  (ratio)   bytes_mb  (ratio)  largest_run  executions  (ratio)  sandbox  load');
 for (const r of rows) {
   for (const [stage] of STAGES) {
-    const f = r.stages[stage];
-    const b = base.stages[stage];
+    // Every leg ran every stage (only the warm-up stops after the build).
+    const f = r.stages[stage]!;
+    const b = base.stages[stage]!;
     console.log([
       pad(`${r.copies}x`, 4), pad(r.queries, 8), pad(r.snippets, 9), ` ${stage.padEnd(6)}`, pad(f.wall_s.toFixed(1), 8), pad(`(${ratio(f.wall_s, b.wall_s)})`, 8),
       pad(f.rss_mb.cli, 11), pad(f.rss_mb.workers.join('/'), 15), pad(f.history.runs, 5), pad(f.history.events, 7), pad(`(${ratio(f.history.events, b.history.events)})`, 8),
@@ -203,8 +214,8 @@ for (const r of rows) {
 }
 console.log('score phases (s, ratio):');
 for (const r of rows) {
-  const p = r.stages.score.phases ?? {};
-  console.log(`  ${r.copies}x  ${Object.entries(p).map(([k, v]) => `${k} ${v} (${ratio(v, base.stages.score.phases?.[k] ?? 0)})`).join(', ')}`);
+  const p = r.stages.score?.phases ?? {};
+  console.log(`  ${r.copies}x  ${Object.entries(p).map(([k, v]) => `${k} ${v} (${ratio(v, base.stages.score?.phases?.[k] ?? 0)})`).join(', ')}`);
 }
 if (values.json) {
   mkdirSync(join(values.json, '..'), { recursive: true });

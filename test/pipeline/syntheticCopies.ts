@@ -3,9 +3,9 @@
  * under new ids. A copy renames the task's function (`polygon_area` -> `polygon_area__c00042`) in its canonical
  * and tests, so every copy's canonical and mutants are programs of their own: their requests are not merged with
  * another copy's (the deferred oracle deduplicates by code), and each goes through the workflow and the exec queue
- * as a real task's would. The exec worker answers a copy's request with the original's verdict: `originalsOracle` strips the
- * suffix and asks the real oracle (sandbox and cache), so the original programs run once and every other copy
- * is a cache hit (the same program under another name has the same verdict).
+ * as a real task's would. The exec worker answers a copy's request with the original's verdict: `originalsOracle`
+ * strips the suffix and asks the real oracle (sandbox and cache), so the original programs run once and every
+ * other copy is a cache hit (the same program under another name has the same verdict).
  *
  * Shared by test/pipeline/historyBound.test.ts (small), bench/history-bound.ts (the 50k-snippet run) and
  * bench/scale.ts (MBPP 1x / 5x / 20x; its workers: bench/scale-worker.ts).
@@ -52,12 +52,11 @@ export function writeCopiedCurated(dir: string, copies: number, originalCount?: 
 /**
  * Writes `copies` copies of MBPP's tasks as imported (`--source mbpp`: 974 records, the 3 asserts each; records
  * the importer rejects are left out) into `dir/tasks.jsonl` (writeCopies). Build the copies with `--profile mbpp`,
- * as MBPP itself is built. Returns the task file, how many tasks it holds and how many originals were copied.
+ * as MBPP itself is built. Returns the task file and how many tasks it holds.
  */
-export async function writeCopiedMbpp(dir: string, copies: number): Promise<{ file: string; tasks: number; originals: number }> {
+export async function writeCopiedMbpp(dir: string, copies: number): Promise<{ file: string; tasks: number }> {
   const { tasks } = await loadSource(resolveSource('mbpp'));
-  const originals = tasks.map(({ task }) => task as TaskLine);
-  return { ...writeCopies(dir, originals, readCanonicalCpu(join(PROJECT_ROOT, 'data', 'canonical-cpu', 'mbpp.json')), copies), originals: originals.length };
+  return writeCopies(dir, tasks.map(({ task }) => task as TaskLine), readCanonicalCpu(join(PROJECT_ROOT, 'data', 'canonical-cpu', 'mbpp.json')), copies);
 }
 
 /**

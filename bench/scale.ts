@@ -125,7 +125,7 @@ async function runLeg(copies: number, label: string, stageList: readonly (typeof
   const { file, tasks } = await writeCopiedMbpp(join(dir, 'copies'), copies);
   const state = freshState(join(dir, 'cli-state'));
   const runDir = join(dir, 'run');
-  const common = ['run', '--source', file, '--profile', 'mbpp', '--id', runDir, '--configs', STATIC, '--no-worker', '--seed', seed];
+  const common = ['run', '--source', file, '--profile', 'mbpp', '--run', runDir, '--configs', STATIC, '--no-worker', '--seed', seed];
   process.stderr.write(`${label}: ${tasks} tasks (${copies} x MBPP)\n`);
   const load0 = loadavg()[0];
   const stages: Leg['stages'] = {};

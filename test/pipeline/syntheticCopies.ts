@@ -1,17 +1,19 @@
 /**
- * A large synthetic build for the history bound (issue 23): curated tasks repeated under new ids. A copy renames
- * the task's function (`polygon_area` -> `polygon_area__c00042`) in its canonical and tests, so every copy's
- * canonical and mutants are programs of their own: their requests are not merged with another copy's (the
- * deferred oracle deduplicates by code), and each goes through the workflow and the exec queue as a real task's
- * would. The exec worker answers a copy's request with the original's verdict: `originalsOracle` strips the
- * suffix and asks the real oracle (sandbox and cache), so the original programs run once and every other copy
- * is a cache hit (the same program under another name has the same verdict).
+ * Large synthetic builds: curated tasks (the history bound, issue 23) or MBPP (the scale bench, issue 39) repeated
+ * under new ids. A copy renames the task's function (`polygon_area` -> `polygon_area__c00042`) in its canonical
+ * and tests, so every copy's canonical and mutants are programs of their own: their requests are not merged with
+ * another copy's (the deferred oracle deduplicates by code), and each goes through the workflow and the exec queue
+ * as a real task's would. The exec worker answers a copy's request with the original's verdict: `originalsOracle`
+ * strips the suffix and asks the real oracle (sandbox and cache), so the original programs run once and every
+ * other copy is a cache hit (the same program under another name has the same verdict).
  *
- * Shared by test/pipeline/historyBound.test.ts (small) and bench/history-bound.ts (the 50k-snippet run).
+ * Shared by test/pipeline/historyBound.test.ts (small), bench/history-bound.ts (the 50k-snippet run) and
+ * bench/scale.ts (MBPP 1x / 5x / 20x; its workers: bench/scale-worker.ts).
  */
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalSha256, CANONICAL_CPU_FILE, readCanonicalCpu } from '../../activities/mutation/canonicalCpu.ts';
+import { canonicalSha256, CANONICAL_CPU_FILE, readCanonicalCpu, type RecordedCpu } from '../../activities/mutation/canonicalCpu.ts';
+import { loadSource, resolveSource } from '../../activities/benchmark/sources.ts';
 import type { Oracle } from '../../activities/exec/types.ts';
 import type { ExecRequest } from '../../schemas/exec.ts';
 import type { TestSuite } from '../../schemas/exec.ts';
@@ -38,15 +40,32 @@ export const originalOf = (text: string): string => text.replace(SUFFIX, '');
 
 /**
  * Writes `copies` copies of the first `originals` curated tasks (all 100 when absent; files in name order) into
- * `dir/tasks.jsonl`, with `tasks.canonical-cpu.json` beside it: each copy's recorded canonical CPU time is its
- * original's (data/canonical-cpu/curated.json), so its time limits, and so its requests' timeouts, are the
- * original's too. Returns the task file and how many tasks it holds.
+ * `dir/tasks.jsonl` (writeCopies).
  */
 export function writeCopiedCurated(dir: string, copies: number, originalCount?: number): { file: string; tasks: number } {
-  const recorded = readCanonicalCpu(join(PROJECT_ROOT, 'data', 'canonical-cpu', 'curated.json'));
   const originals: TaskLine[] = readdirSync(CURATED).filter((f) => f.endsWith('.jsonl')).sort().flatMap((f) =>
     readFileSync(join(CURATED, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as TaskLine),
   ).slice(0, originalCount);
+  return writeCopies(dir, originals, readCanonicalCpu(join(PROJECT_ROOT, 'data', 'canonical-cpu', 'curated.json')), copies);
+}
+
+/**
+ * Writes `copies` copies of MBPP's tasks as imported (`--source mbpp`: 974 records, the 3 asserts each; records
+ * the importer rejects are left out) into `dir/tasks.jsonl` (writeCopies). Build the copies with `--profile mbpp`,
+ * as MBPP itself is built. Returns the task file and how many tasks it holds.
+ */
+export async function writeCopiedMbpp(dir: string, copies: number): Promise<{ file: string; tasks: number }> {
+  const { tasks } = await loadSource(resolveSource('mbpp'));
+  return writeCopies(dir, tasks.map(({ task }) => task as TaskLine), readCanonicalCpu(join(PROJECT_ROOT, 'data', 'canonical-cpu', 'mbpp.json')), copies);
+}
+
+/**
+ * Writes `copies` copies of `originals` (copy k of every task, then copy k + 1) into `dir/tasks.jsonl`, with
+ * `tasks.canonical-cpu.json` beside it: each copy's recorded canonical CPU time is its original's (from
+ * `recorded`), so its time limits, and so its requests' timeouts, are the original's too. Returns the task file
+ * and how many tasks it holds.
+ */
+export function writeCopies(dir: string, originals: readonly TaskLine[], recorded: RecordedCpu, copies: number): { file: string; tasks: number } {
   const lines: string[] = [];
   const cpu: Record<string, { canonical_sha256: string; cpu_ms: number }> = {};
   for (let k = 0; k < copies; k++) {

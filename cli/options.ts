@@ -178,12 +178,17 @@ export async function checkSource(source: string): Promise<void> {
  * An input path given on the command line: exit 2 when it does not exist, exit 1 when it holds nothing to read
  * (an empty file, a directory without .jsonl / .jsonl.gz files).
  */
-export function checkInput(path: string, what: string): void {
+/**
+ * The input exists and holds records: a non-empty file, or a directory with record files (by default *.jsonl /
+ * *.jsonl.gz at its top; an importer that reads other files or subfolders says which).
+ */
+export function checkInput(path: string, what: string, records: { files: RegExp; recursive: boolean; name: string } = JSONL_FILES): void {
   if (!existsSync(path)) throw new CliError(`${what} ${path}: no such file or directory`, EXIT_CODES.usage);
   const st = statSync(path);
-  const empty = st.isDirectory() ? !readdirSync(path).some((f) => f.endsWith('.jsonl') || f.endsWith('.jsonl.gz')) : st.size === 0;
-  if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? 'a directory without .jsonl / .jsonl.gz files' : 'an empty file'})`, EXIT_CODES.failed);
+  const empty = st.isDirectory() ? !readdirSync(path, { recursive: records.recursive }).some((f) => records.files.test(String(f))) : st.size === 0;
+  if (empty) throw new CliError(`${what} ${path}: no records (${st.isDirectory() ? `a directory without ${records.name} files` : 'an empty file'})`, EXIT_CODES.failed);
 }
+const JSONL_FILES = { files: /\.jsonl(\.gz)?$/, recursive: false, name: '.jsonl / .jsonl.gz' };
 
 /**
  * `--language` (one or more of python, javascript, typescript, go, comma-separated) picks the curated set of each

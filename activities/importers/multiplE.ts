@@ -1,9 +1,11 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { Task } from '../../schemas/task.ts';
 import type { Call, CallsLanguage } from '../../schemas/exec.ts';
 import { FUNCTIONAL_LANGUAGES, type FunctionalLanguage } from '../../core/languages/functional.ts';
 import { parserForGrammar } from '../languages/grammar.ts';
-import { normalizeNewlines, readJsonl } from './jsonlReader.ts';
+import { maxRecordBytes, normalizeNewlines, readBytes, readJsonl, type JsonlRecord } from './jsonlReader.ts';
 import { invalidField, type ImportRejection, type ImportResult } from './types.ts';
 
 /**
@@ -29,47 +31,119 @@ class Unconvertible extends Error {}
 type Failure = { field: string; code: string; message: string };
 
 /**
- * A MultiPL-E file (one language or several, .jsonl or .jsonl.gz) as tasks: the query is the prompt's comment,
- * the code the prompt's function (its description comment and the test harness's package and unused imports
- * removed) completed with `canonical_solution`, which MultiPL-E itself does not ship (records without one are
- * rejected: nothing to verify), and the tests the program's cases as calls.
+ * MultiPL-E input as tasks: the query is the prompt's comment, the code the prompt's function (its description
+ * comment and the test harness's package and unused imports removed) completed with a solution, and the tests the
+ * program's cases as calls. MultiPL-E ships no solutions: a record's solution is its `canonical_solution`, else
+ * the first completion that MultiPL-E's own evaluator ran to status OK (its `.results.json` files: `results[i]
+ * .program` is prompt + completion + "\n" + tests); a record with neither is rejected (nothing to verify). The
+ * gate runs every canonical again, so a result file's OK is where a solution comes from, not its verdict.
+ * `input` is a JSON-lines file (.jsonl, .jsonl.gz), one problem's .json / .json.gz file as MultiPL-E writes
+ * them, or a directory of either (read recursively).
  */
-export async function importMultiplE(file: string, dataset = 'multipl-e'): Promise<ImportResult> {
-  const { records, rejections } = readJsonl(file);
+export async function importMultiplE(input: string, dataset = 'multipl-e'): Promise<ImportResult> {
   const tasks: ImportResult['tasks'] = [];
-  for (const { line, value } of records) {
-    const name = typeof value.name === 'string' && value.name ? value.name : `${dataset}_${line}`;
-    const key = rowKey(typeof value.language === 'string' ? value.language : '');
-    // The language in the id: MultiPL-E names a problem alike in every language, and one pool may hold several.
-    const task_id = `${key || 'unknown'}_${name}`;
-    const reject = (f: Failure) => rejections.push({ file, line, task_id, ...f } satisfies ImportRejection);
-    const row: Row | undefined = Object.hasOwn(MULTIPL_E_LANGUAGES, key) ? MULTIPL_E_LANGUAGES[key as keyof typeof MULTIPL_E_LANGUAGES] : undefined;
-    if (!row) {
-      reject({ field: 'language', code: 'UNKNOWN_LANGUAGE', message: `${JSON.stringify(value.language ?? null)} is not one this importer converts (known: js, ts, go_test.go)` });
+  const rejections: ImportRejection[] = [];
+  const files = inputFiles(input);
+  for (const file of files) {
+    let read: ReturnType<typeof readRecords>;
+    try {
+      read = readRecords(file);
+    } catch (e) {
+      // A file given alone fails the import with its line; one of a directory's is a rejection, the rest are read.
+      if (file === input) throw e;
+      rejections.push({ file, line: 1, field: '(file)', code: 'UNREADABLE_FILE', message: (e as Error).message.split('\n')[0] });
       continue;
     }
-    const missing = (['prompt', 'tests', 'canonical_solution'] as const).find((k) => typeof value[k] !== 'string' || !(value[k] as string).trim());
-    if (missing) {
-      reject({
-        field: missing, code: missing === 'canonical_solution' ? 'NO_SOLUTION' : 'INVALID_FIELD',
-        message: missing === 'canonical_solution' ? 'missing: MultiPL-E ships no solutions; add the completion that passes the tests as canonical_solution' : 'missing or not a string',
-      });
-      continue;
+    rejections.push(...read.rejections);
+    for (const { line, value } of read.records) {
+      const got = await importRecord(value, dataset, line);
+      if ('task' in got) tasks.push({ task: got.task, file, line });
+      else rejections.push({ file, line, ...got } satisfies ImportRejection);
     }
-    const got = await convert(row, normalizeNewlines(value.prompt as string), normalizeNewlines(value.canonical_solution as string), normalizeNewlines(value.tests as string));
-    if ('field' in got) {
-      reject(got);
-      continue;
-    }
-    const parsed = Task.safeParse({
-      task_id, language: row.language, query: got.query, function_name: got.fn, canonical: got.code,
-      tests: { kind: 'calls', calls: got.calls }, distractors: [],
-      source: { dataset, ...(typeof value.original === 'string' ? { ref: value.original } : {}) },
-    });
-    if (!parsed.success) reject(invalidField(parsed.error));
-    else tasks.push({ task: parsed.data, file, line });
   }
   return { tasks, rejections };
+}
+
+async function importRecord(value: Record<string, unknown>, dataset: string, line: number): Promise<{ task: Task } | (Failure & { task_id: string })> {
+  const name = typeof value.name === 'string' && value.name ? value.name : `${dataset}_${line}`;
+  const key = rowKey(typeof value.language === 'string' ? value.language : '');
+  // The language in the id: MultiPL-E names a problem alike in every language, and one pool may hold several.
+  const task_id = `${key || 'unknown'}_${name}`;
+  const row: Row | undefined = Object.hasOwn(MULTIPL_E_LANGUAGES, key) ? MULTIPL_E_LANGUAGES[key as keyof typeof MULTIPL_E_LANGUAGES] : undefined;
+  if (!row) return { task_id, field: 'language', code: 'UNKNOWN_LANGUAGE', message: `${JSON.stringify(value.language ?? null)} is not one this importer converts (known: js, ts, go_test.go)` };
+  const missing = (['prompt', 'tests'] as const).find((k) => typeof value[k] !== 'string' || !(value[k] as string).trim());
+  if (missing) return { task_id, field: missing, code: 'INVALID_FIELD', message: 'missing or not a string' };
+  const solution = solutionOf(value, value.prompt as string, value.tests as string);
+  if ('code' in solution) return { task_id, ...solution };
+  const got = await convert(row, normalizeNewlines(value.prompt as string), normalizeNewlines(solution.text), normalizeNewlines(value.tests as string));
+  if ('field' in got) return { task_id, ...got };
+  const parsed = Task.safeParse({
+    task_id, language: row.language, query: got.query, function_name: got.fn, canonical: got.code,
+    tests: { kind: 'calls', calls: got.calls }, distractors: [],
+    source: { dataset, ...(typeof value.original === 'string' ? { ref: value.original } : {}) },
+    // Where the canonical came from, when it is not the record's own canonical_solution.
+    ...(solution.from === 'canonical_solution' ? {} : { metadata: { solution: solution.from } }),
+  });
+  return parsed.success ? { task: parsed.data } : { task_id, ...invalidField(parsed.error) };
+}
+
+/** The record's solution and the field it came from (`canonical_solution` or `results[i]`), or why there is none. */
+function solutionOf(value: Record<string, unknown>, prompt: string, tests: string): { text: string; from: string } | Failure {
+  const own = value.canonical_solution;
+  if (typeof own === 'string' && own.trim()) return { text: own, from: 'canonical_solution' };
+  const none = (message: string): Failure => ({ field: 'canonical_solution', code: 'NO_SOLUTION', message });
+  if (Array.isArray(value.results)) {
+    const results = value.results as unknown[];
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i] as { status?: unknown; program?: unknown } | null;
+      const program = r?.status === 'OK' && typeof r.program === 'string' ? r.program : null;
+      // MultiPL-E's program is prompt + completion + "\n" + tests; one that is not was not run on this record.
+      if (program === null || !program.startsWith(prompt) || !program.endsWith(`\n${tests}`)) continue;
+      const text = program.slice(prompt.length, program.length - tests.length - 1);
+      if (text.trim()) return { text, from: `results[${i}]` };
+    }
+    return none(`none of the ${results.length} results of MultiPL-E's evaluator passed (status OK, program = prompt + completion + tests): no completion to take as the canonical`);
+  }
+  if (Array.isArray(value.completions)) return none(`${value.completions.length} completions not yet run: run MultiPL-E's evaluator on them and import its .results.json files (a completion that passed becomes the canonical)`);
+  return none("missing: MultiPL-E ships no solutions; import the .results.json files of MultiPL-E's evaluator, or add the completion that passes the tests as canonical_solution");
+}
+
+/** A JSON-lines file, or one problem's .json file (MultiPL-E writes one object per file, indented). */
+function readRecords(file: string): { records: JsonlRecord[]; rejections: ImportRejection[] } {
+  if (!/\.json(\.gz)?$/i.test(file)) return readJsonl(file);
+  const reject = (code: string, message: string) => ({ records: [], rejections: [{ file, line: 1, field: '(record)', code, message }] });
+  const bytes = readBytes(file);
+  if (bytes.length > maxRecordBytes()) return reject('RECORD_TOO_LARGE', `file of ${bytes.length} bytes is over the ${maxRecordBytes()}-byte record limit (EXECRETRIEVAL_MAX_RECORD_BYTES): skipped unread`);
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (e) {
+    return reject('INVALID_JSON', (e as Error).message.split('\n')[0]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return reject('INVALID_JSON', 'not a JSON object');
+  return { records: [{ line: 1, value: value as Record<string, unknown> }], rejections: [] };
+}
+
+const RECORD_FILE = /\.(jsonl|json)(\.gz)?$/i;
+/** What a directory given to this importer must hold (cli/options.ts checkInput). */
+export const MULTIPL_E_FILES = { files: RECORD_FILE, recursive: true, name: '.jsonl / .json / .results.json (.gz)' };
+
+/**
+ * A file as given; a directory's record files, recursively, in name order. MultiPL-E keeps a problem's
+ * completions (X.json) beside its results (X.results.json): the completions file is skipped where the results
+ * file is there, so a problem is read once, with its solutions.
+ */
+function inputFiles(input: string): string[] {
+  if (!statSync(input).isDirectory()) return [input];
+  const files = readdirSync(input, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && RECORD_FILE.test(d.name))
+    .map((d) => join(d.parentPath, d.name))
+    .sort();
+  const present = new Set(files);
+  return files.filter((f) => {
+    const m = /^(.*)(?<!\.results)\.json(\.gz)?$/i.exec(f);
+    return !m || !['.results.json', '.results.json.gz'].some((x) => present.has(m[1] + x));
+  });
 }
 
 async function convert(row: Row, prompt: string, solution: string, tests: string): Promise<Failure | { query: string; fn: string; code: string; calls: Call[] }> {

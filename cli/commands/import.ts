@@ -4,7 +4,7 @@ import { EXIT_CODES } from '../../activities/faults.ts';
 import type { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { importMbpp } from '../../activities/importers/mbpp.ts';
-import { importMultiplE } from '../../activities/importers/multiplE.ts';
+import { importMultiplE, MULTIPL_E_FILES } from '../../activities/importers/multiplE.ts';
 import { DEFAULT_MAPPING, importMappedJsonl, parseMapping, type FieldMapping } from '../../activities/importers/mappedJsonl.ts';
 import { PRESETS, type PresetName } from '../../activities/importers/presets.ts';
 import { importRelease, toRelease } from '../../activities/importers/release.ts';
@@ -33,7 +33,7 @@ const FORMATS = {
   mbpp: (input: string) => importMbpp(input),
   /** Any JSONL (or .jsonl.gz) with --preset and/or --map target=spec pairs. */
   jsonl: (input: string, mapping: FieldMapping, dataset: string, keepDocstring = false) => importMappedJsonl(input, mapping, dataset, { keepDocstring }),
-  /** MultiPL-E's per-language check programs (js, ts, go_test.go rows: activities/importers/multiplE.ts), with a canonical_solution each. */
+  /** MultiPL-E's per-language check programs (js, ts, go_test.go rows: activities/importers/multiplE.ts): JSON lines, or its evaluator's .results.json files (a file or a directory). */
   'multipl-e': (input: string) => importMultiplE(input),
   /** The paper's release format: a directory holding queries.jsonl and corpus.jsonl. */
   release: (input: string) => Promise.resolve(importRelease(join(input, 'queries.jsonl'), join(input, 'corpus.jsonl'))),
@@ -71,7 +71,7 @@ export function registerImport(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ execretrieval import tasks data/samples/tasks.jsonl --to release --out release   # queries.jsonl + corpus.jsonl\n  $ execretrieval import multipl-e data/samples/multipl-e.jsonl --out multipl-e-tasks.jsonl   # MultiPL-E check programs (JS, TS, Go) as calls suites')
     .description('Convert tasks to the project task schema (JSONL) or export them to the release format (queries.jsonl + corpus.jsonl)')
     .argument('<format>', `input format: ${Object.keys(FORMATS).join(' | ')}`)
-    .argument('<input>', 'input file, .jsonl or .jsonl.gz (a directory for release, a file or directory for tasks)')
+    .argument('<input>', 'input file, .jsonl or .jsonl.gz (a directory for release, a file or directory for tasks; for multipl-e also .json / .results.json(.gz) files, or a directory of them)')
     .requiredOption('--out <path>', 'tasks .jsonl to write, or a directory with --to release')
     .option('--to <kind>', 'tasks (project schema) or release (queries.jsonl + corpus.jsonl)', 'tasks')
     .option('--preset <name>', `jsonl only: field mapping of a common format (${Object.keys(PRESETS).join(', ')}); --map overrides single fields`)
@@ -83,7 +83,7 @@ export function registerImport(program: Command): void {
       if (!(format in FORMATS)) throw new CliError(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`, EXIT_CODES.usage);
       if (opts.to !== 'tasks' && opts.to !== 'release') throw new CliError(`--to must be tasks or release, got "${opts.to}"`, EXIT_CODES.usage);
       const f = format as Format;
-      checkInput(input, 'input');
+      checkInput(input, 'input', ...(f === 'multipl-e' ? [MULTIPL_E_FILES] : []));
       if (f !== 'jsonl' && (opts.preset || opts.map.length || opts.keepDocstring)) throw new CliError(`--preset, --map and --keep-docstring apply to the jsonl format only (got ${f})`, EXIT_CODES.usage);
       const result: ImportResult = f === 'jsonl'
         ? await FORMATS.jsonl(resolve(input), mappingFrom(opts.preset, opts.map), opts.dataset ?? opts.preset ?? 'jsonl', opts.keepDocstring)

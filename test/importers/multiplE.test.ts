@@ -108,6 +108,44 @@ test('anything but the format\'s plain cases is refused, naming the record and w
   assert.deepEqual(calls[1], { args: ['Hello', -2.5, null, { a: [1, { b: null }] }], expected: -4 });
 });
 
+test('MultiPL-E\'s evaluator output: a directory of .results.json(.gz) files gives each problem the first completion that passed; completions never run, or none passed, are rejected with what to do', async () => {
+  const results = join(fixtures, 'results');
+  const r = await importMultiplE(results);
+  // Curated_7_last_element.json (completions) is skipped: its .results.json is beside it.
+  assert.deepEqual(r.tasks.map((t) => [t.task.task_id, t.task.metadata?.solution, t.file.split('/').pop()]), [
+    ['js_Curated_7_last_element', 'results[1]', 'Curated_7_last_element.results.json'],
+    ['go_Curated_2_longest_equal_streak', 'results[0]', 'Curated_2_longest_equal_streak.results.json.gz'],
+  ].sort((a, b) => a[2]!.localeCompare(b[2]!)));
+  const last = r.tasks.find((t) => t.task.function_name === 'last_element')!.task;
+  // results[0] (the stub, status Exception) is passed over; the canonical is results[1]'s completion.
+  assert.equal(last.canonical, 'function last_element(lst){\n  return lst[lst.length - 1];\n}\n');
+  assert.deepEqual(last.tests.kind === 'calls' && last.tests.calls, [{ args: [[1, 2]], expected: 2 }, { args: [[5]], expected: 5 }]);
+  const streak = r.tasks.find((t) => t.task.function_name === 'longest_equal_streak')!.task;
+  const [fromJsonl] = (await importMultiplE(fixture('go'))).tasks.filter((t) => t.task.function_name === 'longest_equal_streak');
+  assert.deepEqual({ ...streak, metadata: undefined }, { ...fromJsonl.task, metadata: undefined }, 'the same task as from the record with its canonical_solution');
+  const why = Object.fromEntries(r.rejections.map((x) => [x.task_id, `${x.file.split('/').pop()}:${x.line} ${x.field} ${x.code} ${x.message}`]));
+  assert.deepEqual(Object.keys(why).sort(), ['js_Curated_1_running_max', 'js_Curated_4_pairs_with_difference']);
+  assert.match(why.js_Curated_4_pairs_with_difference, /^Curated_4_pairs_with_difference\.results\.json:1 canonical_solution NO_SOLUTION none of the 2 results of MultiPL-E's evaluator passed/);
+  assert.match(why.js_Curated_1_running_max, /^Curated_1_running_max\.json:1 canonical_solution NO_SOLUTION 1 completions not yet run: run MultiPL-E's evaluator on them and import its \.results\.json files/);
+
+  // A result marked OK whose program is not prompt + completion + tests of this record is not taken; a damaged
+  // file is one rejection naming it, and the directory's other files are still read.
+  const damaged = join(dir, 'damaged');
+  mkdirSync(damaged);
+  const rec = JSON.parse(readFileSync(join(results, 'Curated_7_last_element.results.json'), 'utf8'));
+  rec.results = [{ ...rec.results[1], program: rec.results[1].program.replace('function test()', 'function test2()') }];
+  writeFileSync(join(damaged, 'a.results.json'), JSON.stringify(rec));
+  writeFileSync(join(damaged, 'b.results.json'), '{"name": "cut off", ');
+  writeFileSync(join(damaged, 'c.results.json.gz'), 'not gzip');
+  writeFileSync(join(damaged, 'notes.txt'), 'not a record file');
+  const d = await importMultiplE(damaged);
+  assert.deepEqual(d.tasks, []);
+  assert.deepEqual(d.rejections.map((x) => [x.file.split('/').pop(), x.line, x.code]), [['a.results.json', 1, 'NO_SOLUTION'], ['b.results.json', 1, 'INVALID_JSON'], ['c.results.json.gz', 1, 'UNREADABLE_FILE']]);
+  assert.match(d.rejections[2].message, /c\.results\.json\.gz: named \.gz but not gzip/);
+  // The same file given alone: the import stops with its line (the CLI prints it, exit 1).
+  await assert.rejects(importMultiplE(join(damaged, 'c.results.json.gz')), /named \.gz but not gzip/);
+});
+
 /** The CLI as bin/execretrieval.js runs it (main, with its one-line error handler): exit code and stderr. */
 async function cli(...args: string[]) {
   const err: string[] = [];

@@ -135,9 +135,10 @@ export const MULTIPL_E_FILES = { files: RECORD_FILE, recursive: true, name: '.js
  */
 function inputFiles(input: string): string[] {
   if (!statSync(input).isDirectory()) return [input];
-  const files = readdirSync(input, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && RECORD_FILE.test(d.name))
-    .map((d) => join(d.parentPath, d.name))
+  // Relative paths, not Dirents: Dirent.parentPath is newer than the Node 20.6 this tool supports.
+  const files = readdirSync(input, { recursive: true, encoding: 'utf8' })
+    .map((rel) => join(input, rel))
+    .filter((f) => RECORD_FILE.test(f) && statSync(f).isFile())
     .sort();
   const present = new Set(files);
   return files.filter((f) => {

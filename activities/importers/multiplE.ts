@@ -151,7 +151,7 @@ async function convert(row: Row, prompt: string, solution: string, tests: string
   const lang: FunctionalLanguage = FUNCTIONAL_LANGUAGES[row.language];
   const parser = await parserForGrammar(lang.grammar);
   const program = parser.parse(`${prompt}${solution}`)!.rootNode;
-  if (program.hasError) return { field: 'canonical_solution', code: 'CODE_DOES_NOT_PARSE', message: `prompt + canonical_solution is not a ${row.language} program (syntax error near line ${firstError(program)})` };
+  if (program.hasError) return { field: 'canonical_solution', code: 'CODE_DOES_NOT_PARSE', message: `the prompt completed by its solution is not a ${row.language} program (syntax error near line ${firstError(program)})` };
   const fnNode = program.namedChildren.find((n) => n?.type === 'function_declaration');
   const fn = fnNode?.childForFieldName('name')?.text;
   if (!fnNode || !fn) return { field: 'prompt', code: 'NO_FUNCTION', message: 'the prompt declares no function at the top level' };

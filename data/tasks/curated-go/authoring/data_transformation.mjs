@@ -163,12 +163,11 @@ func RowsToMaps(header []string, rows [][]string) ([]map[string]string, error) {
 			return nil, fmt.Errorf("row %d has %d cells for %d columns", i, len(row), len(header))
 		}
 		m := make(map[string]string, len(header))
-		for j, name := range header {
-			if j < len(row) {
-				m[name] = row[j]
-			} else {
-				m[name] = ""
-			}
+		for _, name := range header {
+			m[name] = ""
+		}
+		for j := 0; j < len(row); j++ {
+			m[header[j]] = row[j]
 		}
 		out = append(out, m)
 	}

@@ -91,8 +91,8 @@ test('MiniLM on 2 and 3 worker sessions gives the in-process session\'s vectors 
 });
 
 test('mpnet and int8 MiniLM on 2 worker sessions give their in-process vectors bit for bit', async () => {
-  // mpnet is about 8x MiniLM's compute per position and caps texts at 384 tokens: TEXTS and a half, the pool's
-  // threshold (about 9,700 of its positions, the assertion below checks the pool ran) instead of BIG's 19,500.
+  // mpnet costs about 8x MiniLM per position: TEXTS and a half (about 9,700 of its positions, over the pool's
+  // threshold; the assertion below checks that the pool ran) instead of BIG's 19,500.
   for (const [id, texts] of [['local-all-mpnet-base-v2', [...TEXTS, ...TEXTS.slice(0, 24)]], ['local-all-minilm-l6-v2-int8', BIG]] as const) {
     const one = await createLocalOnnxProvider(config(id), penv({ EXECRETRIEVAL_ONNX_WORKERS: '1' }));
     const want = await one.embed(texts, 'document');

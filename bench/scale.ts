@@ -18,10 +18,12 @@
  * and the ratio of each to the first leg's (linear: 5.00 at 5x, 20.00 at 20x). Also the score stage's own phases
  * (scoring/timings.json: rank, execute, score, report). `--json FILE` writes every figure.
  * `--originals-cache FILE` keeps that cache across invocations (default: a file removed at the end).
- * Run: node --import tsx bench/scale.ts [--legs 1,5] [--seed 0] [--cold] [--originals-cache FILE] [--json FILE]
+ * `--keep DIR` moves each leg's run folder to DIR/<leg> (replacing one there) instead of removing it, to profile a
+ * stage on it again.
+ * Run: node --import tsx bench/scale.ts [--legs 1,5] [--seed 0] [--cold] [--originals-cache FILE] [--keep DIR] [--json FILE]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +42,7 @@ const STAGES = [
 type Stage = (typeof STAGES)[number][0];
 
 const { values } = parseArgs({
-  options: { legs: { type: 'string', default: '1,5' }, seed: { type: 'string', default: '0' }, cold: { type: 'boolean', default: false }, json: { type: 'string' }, 'originals-cache': { type: 'string' } },
+  options: { legs: { type: 'string', default: '1,5' }, seed: { type: 'string', default: '0' }, cold: { type: 'boolean', default: false }, json: { type: 'string' }, 'originals-cache': { type: 'string' }, keep: { type: 'string' } },
 });
 const legs = values.legs!.split(',').map((s) => {
   const n = Number(s);
@@ -163,6 +165,12 @@ async function runLeg(copies: number, label: string, stageList: readonly (typeof
     process.stderr.write(`  ${stage}: ${JSON.stringify(stages[stage])}\n`);
   }
   const counts = (JSON.parse(readFileSync(join(runDir, 'benchmark', 'manifest.json'), 'utf8')) as { counts: { queries: number; corpus: number } }).counts;
+  if (values.keep) {
+    const kept = join(values.keep, label);
+    rmSync(kept, { recursive: true, force: true });
+    mkdirSync(values.keep, { recursive: true });
+    renameSync(runDir, kept);
+  }
   rmSync(dir, { recursive: true, force: true });
   return { copies, queries: counts.queries, snippets: counts.corpus, load: `${load0.toFixed(1)}→${loadavg()[0].toFixed(1)}`, stages };
 }

@@ -7,7 +7,8 @@
  * for everything it can ask without an answer (no oracle call for `idleMs`), the attempt is stopped and the
  * recorded requests are returned; the workflow runs them in batches on the exec queue (which fills the cache)
  * and attempts the stage again, which now gets further. The build's mutant rounds each take one attempt (a
- * round's picks depend on the previous round's verdicts); scoring's executions take one.
+ * round's picks depend on the previous round's verdicts); scoring's executions take one (one per EXEC_IN_FLIGHT
+ * misses, activities/scoring/execute.ts).
  *
  * With pipelined rounds the workflow does not wait for a whole round: the verdicts a batch stores answer the
  * suspended run's calls at once (answerStream) and its new misses are handed out while other batches run

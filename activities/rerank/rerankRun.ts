@@ -61,7 +61,7 @@ export async function rerankRun(opts: RerankOptions): Promise<{ dir: string; man
   if (missing.length) throw usage(`--over ${opts.over}: no such configuration in ${join(opts.runDir, 'embeddings')} (nor bm25)`);
   const source = configs[0];
   const bench = source.covers ? restrictQueries(loaded, source.covers) : loaded;
-  const rankings = rankConfig(bench, source, Math.max(opts.depth, RANK_DEPTH));
+  const rankings = await rankConfig(bench, source, Math.max(opts.depth, RANK_DEPTH));
   const r = opts.reranker;
   const fp = JSON.stringify([r.provider, r.model, r.query_template, r.max_tokens_per_doc]);
   const cacheId = `rerank:${r.reranker_id}`;

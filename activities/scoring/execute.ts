@@ -1,12 +1,13 @@
-import type { ExecRequest, ExecResult } from '../../schemas/exec.ts';
+import type { ExecResult } from '../../schemas/exec.ts';
 import type { Oracle } from '../exec/types.ts';
 import { runOrStop } from '../exec/faultStrict.ts';
 import { EXEC_DEPTH } from '../../core/metrics/per_query.ts';
 import type { QueryRanking } from '../../core/ranking/rank.ts';
 import { suiteSources } from '../../schemas/exec.ts';
-import { NOT_DEFINED, undefinedName } from '../../core/scoring/notDefined.ts';
+import { NOT_DEFINED, spelledNames, suiteCandidates, undefinedNameOf } from '../../core/scoring/notDefined.ts';
 import { nameFacts } from '../python/astFacts.ts';
 import { suiteOf, type LoadedBenchmark } from './benchmark.ts';
+import { yieldToLoop } from './yieldToLoop.ts';
 
 export interface ExecutionTable {
   /** Verdict of corpus item c against query q's tests, keyed `${q}:${c}` (benchmark indices). */
@@ -16,6 +17,14 @@ export interface ExecutionTable {
   cached: number;
   not_defined: number;
 }
+
+/** Pairs the not_defined rule settles between two turns of the event loop. */
+export const EXEC_SLICE = 8192;
+/**
+ * Oracle calls in flight at once. Large on purpose: behind the deferring oracle (activities/pipeline/deferredExec.ts)
+ * an attempt hands the exec queue the misses it asked before going quiet, so this bounds the misses of one attempt.
+ */
+export const EXEC_IN_FLIGHT = 16_384;
 
 export const pairKey = (q: number, c: number) => `${q}:${c}`;
 
@@ -37,6 +46,8 @@ export async function executeTopK(
     runNotDefined?: boolean;
     /** The benchmark's name facts, when the caller started them earlier (scoreRun: beside ranking). */
     nameFacts?: Promise<BenchmarkNameFacts>;
+    /** Oracle calls in flight at once (default EXEC_IN_FLIGHT). */
+    inFlight?: number;
   } = {},
 ): Promise<ExecutionTable> {
   const depth = opts.depth ?? EXEC_DEPTH;
@@ -55,23 +66,46 @@ export async function executeTopK(
     });
   }
   const suites = bench.queries.map(suiteOf);
-  const known = opts.runNotDefined ? keys.map(() => false) : notDefinedPairs(await (opts.nameFacts ?? benchmarkNameFacts(bench)), keys);
+  const proven = opts.runNotDefined ? null : notDefinedRule(await (opts.nameFacts ?? benchmarkNameFacts(bench)));
+  const results: ExecResult[] = new Array(keys.length);
+  // One not_defined verdict per query, shared by its pairs (read-only downstream): 387k pairs at 20x MBPP.
+  const notDefined = new Map<number, ExecResult>();
+  const toRun: number[] = [];
   let done = 0;
-  const results = await Promise.all(
-    keys.map(async ([q, c], i): Promise<ExecResult> => {
-      if (known[i]) {
-        opts.onProgress?.(++done, keys.length);
-        return { outcomes: suiteSources(suites[q]).map(() => NOT_DEFINED), wall_ms: 0, passed: false, cached: false };
+  for (let i = 0; i < keys.length; i++) {
+    // The rule's pass over every pair is a stretch of its own at scale: the heartbeat gets a turn (yieldToLoop.ts).
+    if (i % EXEC_SLICE === 0) await yieldToLoop();
+    const [q, c] = keys[i];
+    if (!proven?.(q, c)) {
+      toRun.push(i);
+      continue;
+    }
+    let r = notDefined.get(q);
+    if (!r) notDefined.set(q, (r = { outcomes: suiteSources(suites[q]).map(() => NOT_DEFINED), wall_ms: 0, passed: false, cached: false }));
+    results[i] = r;
+    opts.onProgress?.(++done, keys.length);
+  }
+  // The pairs to run, in key order, at most `inFlight` at a time: memory holds that many calls, not one
+  // promise per pair. A fault stops the lanes from taking more and rejects (runOrStop: never a result).
+  let next = 0;
+  let stopped = false;
+  const lane = async () => {
+    while (!stopped && next < toRun.length) {
+      const i = toRun[next++];
+      const [q, c] = keys[i];
+      try {
+        results[i] = await runOrStop(oracle, { code: bench.corpus[c].code, suite: suites[q] });
+      } catch (err) {
+        stopped = true;
+        throw err;
       }
-      const req: ExecRequest = { code: bench.corpus[c].code, suite: suites[q] };
-      const res = await runOrStop(oracle, req);
       opts.onProgress?.(++done, keys.length);
-      return res;
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, opts.inFlight ?? EXEC_IN_FLIGHT), toRun.length) }, lane));
   const map = new Map<string, ExecResult>();
   keys.forEach(([q, c], i) => map.set(pairKey(q, c), results[i]));
-  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: known.filter(Boolean).length };
+  return { results: map, pairs: keys.length, cached: results.filter((r) => r.cached).length, not_defined: keys.length - toRun.length };
 }
 
 export type BenchmarkNameFacts = Awaited<ReturnType<typeof nameFacts>>;
@@ -89,11 +123,24 @@ export function benchmarkNameFacts(bench: LoadedBenchmark): Promise<BenchmarkNam
   );
 }
 
-/** For each pair, whether its failure is proven without running it. */
-function notDefinedPairs(facts: BenchmarkNameFacts, keys: readonly [number, number][]): boolean[] {
-  return keys.map(([q, c]) => {
-    const snippet = facts.snippets.get(String(c));
-    const suite = facts.suites.get(String(q));
-    return snippet !== undefined && suite !== undefined && undefinedName(snippet, suite) !== null;
-  });
+/**
+ * Whether a pair's failure is proven without running it (core/scoring/notDefined.ts), with each snippet's and
+ * each suite's part of the proof built once for the stage, not per pair.
+ */
+function notDefinedRule(facts: BenchmarkNameFacts): (q: number, c: number) => boolean {
+  const spelled = new Map<number, ReturnType<typeof spelledNames>>();
+  const candidates = new Map<number, ReturnType<typeof suiteCandidates>>();
+  return (q, c) => {
+    let s = spelled.get(c);
+    if (s === undefined) {
+      const f = facts.snippets.get(String(c));
+      spelled.set(c, (s = f ? spelledNames(f) : null));
+    }
+    let u = candidates.get(q);
+    if (u === undefined) {
+      const f = facts.suites.get(String(q));
+      candidates.set(q, (u = f ? suiteCandidates(f) : null));
+    }
+    return undefinedNameOf(s, u) !== null;
+  };
 }

@@ -93,7 +93,7 @@ export async function scoreRun(opts: ScoreOptions): Promise<{ manifest: ScoringM
     // Between configurations (and below, between scoring steps): heartbeats and I/O get their turn (yieldToLoop.ts).
     await yieldToLoop();
     try {
-      const rankings = rankConfig(bench, source, RANK_DEPTH, tieKey);
+      const rankings = await rankConfig(bench, source, RANK_DEPTH, tieKey);
       const file = join(opts.runDir, 'rankings', `${source.config_id}.parquet`);
       const rows = rankingRows(rankings, corpusIds);
       writeRankingsParquet(file, source.config_id, rows, tieKey);

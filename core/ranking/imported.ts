@@ -6,7 +6,7 @@
  * A corpus item the run does not list for a query gets UNRETRIEVED, below every score a run may carry: all such
  * items tie with each other at the bottom (the run did not order them), as trec_eval treats unretrieved documents.
  */
-import { summariseRow, RANK_DEPTH, type QueryRanking, type RankQuery } from './rank.ts';
+import { checkRange, summariseRow, RANK_DEPTH, type QueryRanking, type RankQuery, type Ranker } from './rank.ts';
 import { idOrderOf } from './topk.ts';
 
 /** Score of an item the run leaves out for a query: finite (it travels through JSON), below any accepted score. */
@@ -98,6 +98,12 @@ export function rankContradictions(rows: readonly RunRow[]): string[] {
  * ranks every item tied; for files, checkRun has already refused such a query unless the import is partial.
  */
 export function rankImported(queries: readonly RankQuery[], rows: readonly Pick<RunRow, 'query_id' | 'corpus_id' | 'score'>[], corpusIds: readonly string[], depth = RANK_DEPTH, tieKey?: string): QueryRanking[] {
+  const r = importedRanker(queries, rows, corpusIds, depth, tieKey);
+  return r.rank(0, r.queries);
+}
+
+/** rankImported prepared once (the rows by query, the tie order) and computed for any range of queries (rank.ts Ranker). */
+export function importedRanker(queries: readonly RankQuery[], rows: readonly Pick<RunRow, 'query_id' | 'corpus_id' | 'score'>[], corpusIds: readonly string[], depth = RANK_DEPTH, tieKey?: string): Ranker {
   const index = new Map(corpusIds.map((id, i) => [id, i]));
   const byQuery = new Map<string, { c: number; s: number }[]>();
   for (const r of rows) {
@@ -107,9 +113,16 @@ export function rankImported(queries: readonly RankQuery[], rows: readonly Pick<
   }
   const idOrder = idOrderOf(corpusIds, tieKey);
   const row = new Float64Array(corpusIds.length);
-  return queries.map((q) => {
-    row.fill(UNRETRIEVED);
-    for (const h of byQuery.get(q.query_id) ?? []) row[h.c] = h.s;
-    return summariseRow(q, row, idOrder, depth);
-  });
+  return {
+    queries: queries.length,
+    corpus: corpusIds.length,
+    rank(from, to) {
+      checkRange('rankImported', queries.length, from, to);
+      return queries.slice(from, to).map((q) => {
+        row.fill(UNRETRIEVED);
+        for (const h of byQuery.get(q.query_id) ?? []) row[h.c] = h.s;
+        return summariseRow(q, row, idOrder, depth);
+      });
+    },
+  };
 }

@@ -7,7 +7,7 @@
  * a text with more non-zero terms loses its weakest (pruning, as SPLADE indexes commonly do); the provider reports
  * how many it pruned.
  */
-import type { DenseMatrix } from './cosine.ts';
+import type { DenseMatrix, RowScorer } from './cosine.ts';
 
 /** Packs one dense term-weight row (length = vocabulary) into `terms` (id, weight) pairs; returns the row and how many non-zero terms did not fit. */
 export function packTopTerms(weights: ArrayLike<number>, terms: number): { row: Float32Array; pruned: number } {
@@ -39,7 +39,12 @@ export function unpackTerms(data: Float32Array, offset: number, dim: number): { 
  * makes each query cost the postings of its own terms, not the corpus size times the vocabulary.
  */
 export function sparseDotRows(queries: DenseMatrix, corpus: DenseMatrix, onRow: (q: number, scores: Float64Array) => void): void {
-  if (queries.dim % 2 || corpus.dim % 2) throw new RangeError(`sparse: packed rows need an even length (got ${queries.dim}, ${corpus.dim})`);
+  sparseDotScorer(corpus)(queries, onRow);
+}
+
+/** The corpus's postings built once, for scoring any number of query blocks against them (cosine.ts cosineScorer). */
+export function sparseDotScorer(corpus: DenseMatrix): RowScorer {
+  if (corpus.dim % 2) throw new RangeError(`sparse: packed rows need an even length (got corpus ${corpus.dim})`);
   // Postings in CSR form, straight from the packed rows: count per term, prefix sums, then fill.
   const C = corpus.data;
   const dim = corpus.dim;
@@ -58,12 +63,15 @@ export function sparseDotRows(queries: DenseMatrix, corpus: DenseMatrix, onRow: 
     ws[at] = C[k + 1];
   }
   const scores = new Float64Array(corpus.rows);
-  for (let q = 0; q < queries.rows; q++) {
-    scores.fill(0);
-    for (const { term, weight } of unpackTerms(queries.data, q * queries.dim, queries.dim)) {
-      if (term >= vocab) continue;
-      for (let i = start[term]; i < start[term + 1]; i++) scores[docs[i]] += weight * ws[i];
+  return (queries, onRow) => {
+    if (queries.dim % 2) throw new RangeError(`sparse: packed rows need an even length (got queries ${queries.dim})`);
+    for (let q = 0; q < queries.rows; q++) {
+      scores.fill(0);
+      for (const { term, weight } of unpackTerms(queries.data, q * queries.dim, queries.dim)) {
+        if (term >= vocab) continue;
+        for (let i = start[term]; i < start[term + 1]; i++) scores[docs[i]] += weight * ws[i];
+      }
+      onRow(q, scores);
     }
-    onRow(q, scores);
-  }
+  };
 }

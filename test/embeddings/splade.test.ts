@@ -111,7 +111,7 @@ test('SPLADE-tiny term weights match an independent numpy forward pass (BERT + M
   }
 });
 
-test('the scoring step ranks a run\'s matrices by what their metadata says: sparse-dot rows by sparse dot product, others by cosine', () => {
+test('the scoring step ranks a run\'s matrices by what their metadata says: sparse-dot rows by sparse dot product, others by cosine', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sparse-rank-'));
   try {
     const bench = {
@@ -130,11 +130,11 @@ test('the scoring step ranks a run\'s matrices by what their metadata says: spar
       writeMatrix(`${base}-c`, { ids: ['c1', 'c2', 'c3'], dims: 4, data: c }, { similarity });
       return { config_id: similarity, kind: 'dense' as const, queries: `${base}-q.arrow`, corpus: `${base}-c.arrow` };
     };
-    const [sparse] = rankConfig(bench, source('sparse-dot'));
+    const [sparse] = await rankConfig(bench, source('sparse-dot'));
     assert.deepEqual([sparse.correct[0].score, sparse.distractors[0].score], [4, 3.5]);
     assert.deepEqual([...sparse.top], [0, 1, 2]);
     // The same numbers read as dense vectors give cosines, not these scores.
-    const [dense] = rankConfig(bench, source('cosine'));
+    const [dense] = await rankConfig(bench, source('cosine'));
     assert.ok(dense.correct[0].score < 1 && dense.correct[0].score !== sparse.correct[0].score);
   } finally {
     rmSync(dir, { recursive: true, force: true });

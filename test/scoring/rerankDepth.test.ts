@@ -51,7 +51,7 @@ describe('rerank keeps the first stage\'s order below its depth', () => {
     }
     const bench = loadBenchmark(join(runDir, 'benchmark'));
     assert.equal(bench.corpus.length, 16);
-    const first = rankConfig(bench, { config_id: 'bm25', kind: 'bm25', k1: 1.5, b: 0.75 });
+    const first = await rankConfig(bench, { config_id: 'bm25', kind: 'bm25', k1: 1.5, b: 0.75 });
     const rows = readImportedRows(join(runDir, 'embeddings', 'bm25+cohere-rerank-v3.5', 'imported-rankings.parquet'));
     bench.queries.forEach((q, qi) => {
       const mine = rows.filter((r) => r.query_id === q.query_id).sort((a, b) => b.score - a.score);

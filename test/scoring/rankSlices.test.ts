@@ -18,6 +18,7 @@ import { writeParquet } from '../../activities/storage/parquet.ts';
 import { rankingRows } from '../../activities/scoring/rankingsParquet.ts';
 import { bm25Ranker, rankBm25 } from '../../core/ranking/rank.ts';
 import { tableFromArrays } from 'apache-arrow';
+import { loopTurns } from '../support/loopTurns.ts';
 
 const NQ = 120;
 const NC = 300;
@@ -89,17 +90,6 @@ function sources(dir: string, bench: LoadedBenchmark): ConfigSource[] {
   writeParquet(file, tableFromArrays({ query_id: pick(rows.query_id), corpus_id: pick(rows.corpus_id), score: Float64Array.from(pick(rows.score)) }));
   out.push({ config_id: 'imported', kind: 'rankings', file } as ConfigSource);
   return out;
-}
-
-function loopTurns(): { turns: () => number; stop: () => void } {
-  let n = 0;
-  let on = true;
-  const tick = () => {
-    n++;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { turns: () => n, stop: () => (on = false) };
 }
 
 test('a configuration ranked in slices turns the event loop between them and gives the one-call rankings, exactly', async () => {

@@ -13,6 +13,7 @@ import { openOracle, type Oracle } from '../../activities/exec/oracle.ts';
 import { scoreRun } from '../../activities/scoring/scoreRun.ts';
 import { writeReport } from '../../activities/scoring/writeReport.ts';
 import { writeTinyRun } from './fixtures/tinyBenchmark.ts';
+import { loopTurns } from '../support/loopTurns.ts';
 
 let dir: string;
 let runDir: string;
@@ -27,17 +28,6 @@ after(async () => {
   await oracle?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-function loopTurns(): { turns: () => number; stop: () => void } {
-  let n = 0;
-  let on = true;
-  const tick = () => {
-    n++;
-    if (on) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { turns: () => n, stop: () => (on = false) };
-}
 
 test('scoreRun turns the event loop between ranking one configuration and the next, and the report between its files', async () => {
   const ticker = loopTurns();

@@ -77,6 +77,9 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: 
     try {
       return await fn(attempt);
     } catch (error) {
+      // The signal ended this attempt (a deadline, another lane's fault): that is not the attempt's fault, and
+      // reporting it as a retry would put the abort's own "operation was aborted" where the last real fault belongs.
+      if (signal?.aborted) throw signal.reason;
       const info = retryInfo(error);
       if (!info.retryable || attempt >= policy.maxAttempts) throw error;
       if (info.retryAfterMs != null && info.retryAfterMs > policy.maxRetryAfterMs) throw error;

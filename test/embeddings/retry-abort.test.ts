@@ -27,3 +27,17 @@ test('withRetry: an already aborted signal makes no attempt', async () => {
   await assert.rejects(withRetry(async () => ++attempts, undefined, undefined, ac.signal), /gone/);
   assert.equal(attempts, 0);
 });
+
+test('withRetry: an attempt the signal itself ends (a deadline mid-request) is not reported as a retry; the real faults before it are', async () => {
+  const ac = new AbortController();
+  const events: string[] = [];
+  const p = withRetry(async (attempt) => {
+    if (attempt === 1) throw Object.assign(new Error('http://x/search: no answer within 0.3 s (request timeout)'), { name: 'ConnectionError' });
+    // The second request is cut by the overall deadline: fetch rejects with the signal's own TimeoutError, which
+    // looks retryable ("timeout") but is the deadline, not the service.
+    ac.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    throw ac.signal.reason;
+  }, { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 0, random: () => 0 }, (e) => events.push((e.error as Error).message), ac.signal);
+  await assert.rejects(p, (e) => e === ac.signal.reason);
+  assert.deepEqual(events, ['http://x/search: no answer within 0.3 s (request timeout)']);
+});

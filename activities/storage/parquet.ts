@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Bool, Float64, Int32, Int64, Table, Utf8, makeData, makeVector, tableFromIPC, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import { Bool, Float64, Int32, Int64, Schema, Table, Utf8, makeData, makeVector, tableFromIPC, tableToIPC, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
 import * as pq from 'parquet-wasm/node';
 import { writeFileAtomic } from './atomic.ts';
+import { rewriteKeyValueMetadata } from './parquetFooter.ts';
 
 /**
  * Parquet through parquet-wasm (Rust's arrow-rs writer compiled to wasm): the Arrow table is handed over as
@@ -11,12 +12,22 @@ import { writeFileAtomic } from './atomic.ts';
 export function writeParquet(path: string, table: Table, metadata: Record<string, string> = {}): void {
   const wasmTable = pq.Table.fromIPCStream(tableToIPC(table, 'stream'));
   let props = new pq.WriterPropertiesBuilder().setCompression(pq.Compression.ZSTD);
-  if (Object.keys(metadata).length) {
-    // Keys in name order: the file's bytes depend on what the metadata says, never on the order a caller built it in.
-    props = props.setKeyValueMetadata(new Map(Object.entries(metadata).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-  }
-  const bytes = pq.writeParquet(wasmTable, props.build());
+  if (Object.keys(metadata).length) props = props.setKeyValueMetadata(new Map(Object.entries(metadata)));
+  // The writer orders the pairs, and the schema's metadata inside ARROW:schema, by Rust HashMaps seeded at random:
+  // both are put in key order here (parquetFooter.ts), so the same rows and metadata always give the same bytes.
+  const schema = arrowSchemaValue(table.schema);
+  const bytes = rewriteKeyValueMetadata(pq.writeParquet(wasmTable, props.build()), (key, value) => (key === 'ARROW:schema' ? schema : value));
   writeFileAtomic(path, bytes);
+}
+
+/**
+ * What arrow-rs stores under ARROW:schema (base64 of the schema's IPC message: continuation marker, length,
+ * flatbuffer), encoded by arrow-js with the schema's metadata in key order: the first message of an empty stream.
+ */
+function arrowSchemaValue(schema: Schema): Buffer {
+  const sorted = new Map([...schema.metadata].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const stream = Buffer.from(tableToIPC(new Table(new Schema(schema.fields, sorted)), 'stream'));
+  return Buffer.from(stream.subarray(0, 8 + stream.readInt32LE(4)).toString('base64'));
 }
 
 /**

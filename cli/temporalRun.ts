@@ -87,10 +87,9 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   // The command ends early (Ctrl-C, a full disk): stop what it started, then exit with `code`. A client call in
   // flight (the progress query, the result's long poll) retries on a timer and throws once its channel is closed:
   // that is the teardown's noise, not a fault to print with a stack trace after the one line already printed.
-  const endEarly = (code: number) => {
+  const endEarly = (code: number, waitAtMostMs?: number) => {
     process.on('uncaughtException', () => undefined);
-    // Stopping may itself wait on a write a full disk stalls: the exit does not wait for it past a few seconds.
-    setTimeout(() => process.exit(code), 5_000).unref();
+    if (waitAtMostMs) setTimeout(() => process.exit(code), waitAtMostMs).unref();
     void stop().finally(() => process.exit(code));
   };
   // Ctrl-C: stop cleanly; the workflow stays open in the server's database and a rerun resumes it.
@@ -104,7 +103,8 @@ export async function withTemporal<R>(o: TemporalRunOptions, body: (client: Clie
   const unwatch = dbFile
     ? watchRoom(dirname(dbFile), (err) => {
         process.stderr.write(`error: ${err.message}\n`);
-        endEarly(EXIT_CODES.infra);
+        // Stopping may itself wait on a write the full disk stalls: the exit does not wait for it past a few seconds.
+        endEarly(EXIT_CODES.infra, 5_000);
       })
     : () => {};
   try {

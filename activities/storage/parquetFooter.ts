@@ -94,13 +94,16 @@ export function rewriteKeyValueMetadata(file: Uint8Array, value: (key: string, v
   const len = Buffer.from(file.buffer, file.byteOffset, n).readUInt32LE(n - 8);
   const footerStart = n - 8 - len;
   const r = new Reader(file.subarray(0, n - 8), footerStart);
-  let region: { from: number; to: number; pairs: Buffer[] } | null = null;
+  // Where the pairs lie in the footer, and their new bytes; from stays -1 when the file has no pairs.
+  let from = -1;
+  let to = -1;
+  let pairs: Buffer[] = [];
   r.fields((id, type) => {
     if (id !== KEY_VALUE_METADATA || type !== T_LIST) return false;
     const { size, elem } = r.listHeader();
     if (elem !== T_STRUCT) throw new RangeError('parquet footer: key_value_metadata is not a list of structs');
-    const from = r.at;
-    const pairs: { key: Buffer; value: Uint8Array }[] = [];
+    from = r.at;
+    const read: { key: Buffer; value: Uint8Array }[] = [];
     for (let i = 0; i < size; i++) {
       let key = Buffer.alloc(0);
       let val: Uint8Array = new Uint8Array(0);
@@ -110,14 +113,14 @@ export function rewriteKeyValueMetadata(file: Uint8Array, value: (key: string, v
         else val = r.binary();
         return true;
       });
-      pairs.push({ key, value: val });
+      read.push({ key, value: val });
     }
-    pairs.sort((a, b) => Buffer.compare(a.key, b.key));
-    region = { from, to: r.at, pairs: pairs.map((p) => keyValueBytes(p.key, value(p.key.toString('utf8'), p.value))) };
+    to = r.at;
+    read.sort((a, b) => Buffer.compare(a.key, b.key));
+    pairs = read.map((p) => keyValueBytes(p.key, value(p.key.toString('utf8'), p.value)));
     return true;
   });
-  if (!region) return Uint8Array.from(file);
-  const { from, to, pairs } = region as { from: number; to: number; pairs: Buffer[] };
+  if (from < 0) return Uint8Array.from(file);
   const footer = Buffer.concat([file.subarray(footerStart, from), ...pairs, file.subarray(to, n - 8)]);
   const tail = Buffer.alloc(8);
   tail.writeUInt32LE(footer.length, 0);
